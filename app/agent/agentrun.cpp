@@ -1,0 +1,193 @@
+#include "agentrun.h"
+
+#include "tools.h"
+
+#include <app/llm/chatclient.h>
+#include <app/llm/partialjson.h>
+#include <sandbox/sandboxsession.h>
+
+namespace Sandcastle {
+
+QString AgentOptions::defaultSystemPrompt()
+{
+    return QStringLiteral(
+        "You are Sandcastle, a careful coding assistant. You can run Python with the run_python "
+        "tool in a sandbox with no network; the working directory is /workspace. When a question "
+        "needs computation, data or a file, write code and run it instead of guessing, read the "
+        "output, fix mistakes and try again. When you have the answer, reply briefly and plainly "
+        "without calling a tool.");
+}
+
+AgentRun::AgentRun(ChatClient *client, SandboxSession *session, AgentOptions options, QObject *parent)
+    : QObject(parent)
+    , m_client(client)
+    , m_session(session)
+    , m_options(std::move(options))
+{
+    connect(client, &ChatClient::textDelta, this, [this](const QString &t) {
+        if (m_running)
+            Q_EMIT textDelta(t);
+    });
+    connect(client, &ChatClient::reasoningDelta, this, [this](const QString &t) {
+        if (m_running)
+            Q_EMIT reasoningDelta(t);
+    });
+    connect(client, &ChatClient::toolCallStarted, this, [this](int index, const QString &id, const QString &name) {
+        if (!m_running)
+            return;
+        const QString callId = id.isEmpty() ? QStringLiteral("call_%1").arg(index) : id;
+        m_streamingIds.insert(index, callId);
+        m_streamingArgs.insert(index, QString());
+        Q_EMIT toolCallStarted(callId, name);
+    });
+    connect(client, &ChatClient::toolArgumentsDelta, this, [this](int index, const QString &fragment) {
+        if (!m_running)
+            return;
+        QString &args = m_streamingArgs[index];
+        args += fragment;
+        const QString code = partialJsonStringField(args, QStringLiteral("code"));
+        if (!code.isNull())
+            Q_EMIT toolCodeChanged(m_streamingIds.value(index), code);
+    });
+    connect(client, &ChatClient::finished, this, &AgentRun::onCompletion);
+    connect(client, &ChatClient::errorOccurred, this, [this](const QString &code, const QString &message) {
+        if (!m_running)
+            return;
+        Q_EMIT errorOccurred(code, message);
+        finish(QStringLiteral("error"));
+    });
+    connect(session, &SandboxSession::outputReady, this, [this](OutputStream stream, const QString &text) {
+        if (!m_activeToolId.isEmpty())
+            Q_EMIT toolOutput(m_activeToolId, stream, text);
+    });
+    connect(session, &SandboxSession::finished, this, &AgentRun::onSessionFinished);
+}
+
+void AgentRun::start(const QString &prompt)
+{
+    if (m_running)
+        return;
+    if (m_messages.empty() && !m_options.systemPrompt.isEmpty())
+        m_messages.push_back({{"role", "system"}, {"content", m_options.systemPrompt.toStdString()}});
+    m_messages.push_back({{"role", "user"}, {"content", prompt.toStdString()}});
+    Q_EMIT messageAdded(QStringLiteral("user"), prompt);
+    m_running = true;
+    m_turns = 0;
+    requestModel();
+}
+
+void AgentRun::requestModel()
+{
+    if (m_turns >= m_options.maxTurns) {
+        finish(QStringLiteral("max_turns"));
+        return;
+    }
+    ++m_turns;
+    m_streamingIds.clear();
+    m_streamingArgs.clear();
+    m_client->send(m_messages, Tools::definitions());
+}
+
+void AgentRun::onCompletion(const ChatCompletion &completion)
+{
+    if (!m_running)
+        return;
+    if (completion.promptTokens >= 0 || completion.completionTokens >= 0)
+        Q_EMIT usage(completion.promptTokens, completion.completionTokens);
+    nlohmann::json assistant = {{"role", "assistant"}, {"content", completion.content.toStdString()}};
+    if (!completion.toolCalls.isEmpty()) {
+        nlohmann::json calls = nlohmann::json::array();
+        for (const ToolCall &call : completion.toolCalls) {
+            calls.push_back({{"id", call.id.toStdString()},
+                             {"type", "function"},
+                             {"function",
+                              {{"name", call.name.toStdString()},
+                               {"arguments", call.arguments.toStdString()}}}});
+        }
+        assistant["tool_calls"] = calls;
+        if (completion.content.isEmpty())
+            assistant["content"] = nullptr;
+    }
+    m_messages.push_back(assistant);
+    Q_EMIT messageAdded(QStringLiteral("assistant"), completion.content);
+    if (completion.toolCalls.isEmpty()) {
+        finish(QStringLiteral("answered"));
+        return;
+    }
+    for (const ToolCall &call : completion.toolCalls)
+        m_pendingCalls.enqueue(call);
+    executeNext();
+}
+
+void AgentRun::executeNext()
+{
+    if (!m_running)
+        return;
+    if (m_pendingCalls.isEmpty()) {
+        requestModel();
+        return;
+    }
+    const ToolCall call = m_pendingCalls.dequeue();
+    Q_EMIT toolCall(call.id, call.name, call.arguments);
+    if (call.name != QLatin1String("run_python")) {
+        addToolMessage(call.id,
+                       Tools::errorJson(QStringLiteral("unknown tool '%1'; the tools are: run_python")
+                                            .arg(call.name)));
+        executeNext();
+        return;
+    }
+    const Result<Tools::PythonCall> parsed = Tools::parsePythonCall(call.arguments);
+    if (!parsed) {
+        addToolMessage(call.id, Tools::errorJson(parsed.error()));
+        executeNext();
+        return;
+    }
+    Q_EMIT toolCodeChanged(call.id, parsed.value().code);
+    m_activeToolId = call.id;
+    m_session->runPython(parsed.value().code, parsed.value().timeoutMs);
+}
+
+void AgentRun::onSessionFinished(const ExecutionResult &result)
+{
+    if (m_activeToolId.isEmpty())
+        return; // a run the agent did not start (the person's, from the editor)
+    const QString id = std::exchange(m_activeToolId, QString());
+    Q_EMIT toolResult(id, result);
+    addToolMessage(id, Tools::resultJson(result));
+    executeNext();
+}
+
+void AgentRun::addToolMessage(const QString &id, const nlohmann::json &content)
+{
+    const std::string text = content.dump();
+    m_messages.push_back({{"role", "tool"}, {"tool_call_id", id.toStdString()}, {"content", text}});
+    Q_EMIT messageAdded(QStringLiteral("tool"), QString::fromStdString(text));
+}
+
+void AgentRun::stop()
+{
+    if (!m_running)
+        return;
+    m_running = false; // from here on, late signals only record, they do not continue
+    m_client->cancel();
+    if (!m_activeToolId.isEmpty())
+        m_session->stop(); // its finished(killed) records the tool result
+    m_activeToolId.clear();
+    // Every tool call needs an answer, or the next request is refused by strict servers.
+    while (!m_pendingCalls.isEmpty())
+        addToolMessage(m_pendingCalls.dequeue().id,
+                       Tools::errorJson(QStringLiteral("not run: the person stopped the agent")));
+    Q_EMIT finished(QStringLiteral("stopped"), m_turns);
+}
+
+void AgentRun::finish(const QString &status)
+{
+    if (!m_running)
+        return;
+    m_running = false;
+    m_pendingCalls.clear();
+    m_activeToolId.clear();
+    Q_EMIT finished(status, m_turns);
+}
+
+} // namespace Sandcastle

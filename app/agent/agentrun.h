@@ -1,0 +1,74 @@
+#pragma once
+
+#include <app/llm/chattypes.h>
+#include <sandbox/executionresult.h>
+
+#include <nlohmann/json.hpp>
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QQueue>
+
+namespace Sandcastle {
+
+class ChatClient;
+class SandboxSession;
+
+struct AgentOptions
+{
+    int maxTurns = 12;
+    QString systemPrompt = defaultSystemPrompt();
+    static QString defaultSystemPrompt();
+};
+
+// The agent loop of one conversation: ask the model, run the tool calls it makes in the
+// sandbox, hand the results back, and repeat until the model answers without a tool call (or
+// the turn limit, a stop, or an error ends it). Every run ends in exactly one finished().
+class AgentRun : public QObject
+{
+    Q_OBJECT
+public:
+    AgentRun(ChatClient *client, SandboxSession *session, AgentOptions options, QObject *parent = nullptr);
+
+    void start(const QString &prompt);
+    void stop();
+    bool isRunning() const { return m_running; }
+    const nlohmann::json &messages() const { return m_messages; }
+    int turns() const { return m_turns; }
+
+Q_SIGNALS:
+    void textDelta(const QString &text);
+    void reasoningDelta(const QString &text);
+    void toolCallStarted(const QString &id, const QString &name);
+    // The `code` argument decoded as far as it has streamed: lets the editor follow along.
+    void toolCodeChanged(const QString &id, const QString &code);
+    void toolCall(const QString &id, const QString &name, const QString &arguments);
+    void toolOutput(const QString &id, Sandcastle::OutputStream stream, const QString &text);
+    void toolResult(const QString &id, const Sandcastle::ExecutionResult &result);
+    void messageAdded(const QString &role, const QString &content);
+    void usage(int promptTokens, int completionTokens);
+    void errorOccurred(const QString &code, const QString &message);
+    void finished(const QString &status, int turns);
+
+private:
+    void requestModel();
+    void onCompletion(const ChatCompletion &completion);
+    void executeNext();
+    void onSessionFinished(const ExecutionResult &result);
+    void addToolMessage(const QString &id, const nlohmann::json &content);
+    void finish(const QString &status);
+
+    QPointer<ChatClient> m_client;
+    QPointer<SandboxSession> m_session;
+    AgentOptions m_options;
+    nlohmann::json m_messages = nlohmann::json::array();
+    QQueue<ToolCall> m_pendingCalls;
+    QHash<int, QString> m_streamingIds;
+    QHash<int, QString> m_streamingArgs;
+    QString m_activeToolId;
+    bool m_running = false;
+    int m_turns = 0;
+};
+
+} // namespace Sandcastle

@@ -1,0 +1,461 @@
+#include "cli.h"
+
+#include <app/agent/agentrun.h>
+#include <app/appsettings.h>
+#include <app/llm/chatclient.h>
+#include <sandbox/containerengine.h>
+#include <sandbox/sandboxsession.h>
+
+#include <nlohmann/json.hpp>
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QEventLoop>
+#include <QFile>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QUuid>
+
+#include <cstdio>
+
+namespace Sandcastle::Cli {
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitEngine = 125;
+
+void writeOut(const QString &text)
+{
+    const QByteArray bytes = text.toUtf8();
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+    std::fflush(stdout);
+}
+
+void writeErr(const QString &text)
+{
+    const QByteArray bytes = text.toUtf8();
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
+    std::fflush(stderr);
+}
+
+void emitJson(const nlohmann::json &event)
+{
+    writeOut(QString::fromStdString(event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+             + QLatin1Char('\n'));
+}
+
+std::string utf8(const QString &s)
+{
+    return s.toStdString();
+}
+
+QString usageText()
+{
+    return QStringLiteral(
+        "usage: sandcastle [--version | --help]\n"
+        "       sandcastle chat --prompt TEXT [--base-url URL] [--model NAME] [--workspace DIR]\n"
+        "                       [--max-turns N] [--json]\n"
+        "       sandcastle exec [--fresh] [--timeout S] [--memory SIZE] [--network]\n"
+        "                       [--workspace DIR] FILE|-\n"
+        "       sandcastle image build\n"
+        "       sandcastle doctor\n"
+        "Without a command, sandcastle opens its window.\n");
+}
+
+int usageError(const QString &message)
+{
+    writeErr(QStringLiteral("sandcastle: ") + message + QLatin1Char('\n') + usageText());
+    return kExitUsage;
+}
+
+// Parses `args` (the words after the subcommand); on failure prints and returns false.
+bool parseOptions(QCommandLineParser &parser, const QString &command, const QStringList &args)
+{
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    if (!parser.parse(QStringList{QStringLiteral("sandcastle ") + command} + args)) {
+        usageError(parser.errorText());
+        return false;
+    }
+    return true;
+}
+
+QString newConversationId()
+{
+    return QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
+}
+
+// ---------------------------------------------------------------- chat
+
+int runChat(const QStringList &args)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption prompt(QStringLiteral("prompt"), QStringLiteral("what to ask"), QStringLiteral("TEXT"));
+    const QCommandLineOption baseUrl(QStringLiteral("base-url"), QStringLiteral("model endpoint"), QStringLiteral("URL"));
+    const QCommandLineOption model(QStringLiteral("model"), QStringLiteral("model name"), QStringLiteral("NAME"));
+    const QCommandLineOption workspace(QStringLiteral("workspace"), QStringLiteral("workspace folder"), QStringLiteral("DIR"));
+    const QCommandLineOption maxTurns(QStringLiteral("max-turns"), QStringLiteral("turn limit"), QStringLiteral("N"));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("one JSON event per line"));
+    parser.addOptions({prompt, baseUrl, model, workspace, maxTurns, json});
+    if (!parseOptions(parser, QStringLiteral("chat"), args))
+        return kExitUsage;
+    if (!parser.positionalArguments().isEmpty())
+        return usageError(QStringLiteral("chat takes no positional arguments: ")
+                          + parser.positionalArguments().join(QLatin1Char(' ')));
+    const QString promptText = parser.value(prompt);
+    if (promptText.trimmed().isEmpty())
+        return usageError(QStringLiteral("chat needs --prompt TEXT"));
+
+    AppSettings settings = AppSettings::load();
+    if (parser.isSet(baseUrl))
+        settings.baseUrl = parser.value(baseUrl);
+    if (parser.isSet(model))
+        settings.model = parser.value(model);
+    if (parser.isSet(maxTurns)) {
+        bool ok = false;
+        settings.maxTurns = parser.value(maxTurns).toInt(&ok);
+        if (!ok || settings.maxTurns < 1)
+            return usageError(QStringLiteral("--max-turns needs a positive number"));
+    }
+    const QUrl url(settings.baseUrl);
+    if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
+        return usageError(QStringLiteral("--base-url must be an http(s) URL: ") + settings.baseUrl);
+
+    const QString conversationId = newConversationId();
+    const QString workspaceDir = parser.isSet(workspace) ? QDir(parser.value(workspace)).absolutePath()
+                                                         : settings.workspaceFor(conversationId);
+    const bool asJson = parser.isSet(json);
+
+    ChatClient client(settings.clientConfig());
+    SandboxSession session(settings.sandboxConfig(conversationId, workspaceDir));
+    AgentOptions options;
+    options.maxTurns = settings.maxTurns;
+    AgentRun agent(&client, &session, options);
+    session.start(); // warm the sandbox while the model thinks
+
+    int exitCode = kExitFailure;
+    QEventLoop loop;
+    bool midLine = false;
+    QObject::connect(&agent, &AgentRun::textDelta, &loop, [&](const QString &text) {
+        if (asJson) {
+            emitJson({{"type", "text_delta"}, {"text", utf8(text)}});
+        } else {
+            writeOut(text);
+            midLine = !text.endsWith(QLatin1Char('\n'));
+        }
+    });
+    QObject::connect(&agent, &AgentRun::reasoningDelta, &loop, [&](const QString &text) {
+        if (asJson)
+            emitJson({{"type", "reasoning_delta"}, {"text", utf8(text)}});
+    });
+    QObject::connect(&agent, &AgentRun::toolCall, &loop, [&](const QString &id, const QString &name, const QString &arguments) {
+        if (asJson) {
+            emitJson({{"type", "tool_call"}, {"id", utf8(id)}, {"name", utf8(name)}, {"arguments", utf8(arguments)}});
+            return;
+        }
+        if (midLine)
+            writeOut(QStringLiteral("\n"));
+        midLine = false;
+        const nlohmann::json parsed = nlohmann::json::parse(utf8(arguments), nullptr, false);
+        QString code = arguments;
+        if (parsed.is_object() && parsed.contains("code") && parsed["code"].is_string())
+            code = QString::fromStdString(parsed["code"].get<std::string>());
+        writeOut(QStringLiteral("--- %1\n%2\n---\n").arg(name, code.trimmed()));
+    });
+    QObject::connect(&agent, &AgentRun::toolOutput, &loop, [&](const QString &id, OutputStream stream, const QString &text) {
+        const char *streamName = stream == OutputStream::Stdout ? "stdout" : "stderr";
+        if (asJson)
+            emitJson({{"type", "tool_output"}, {"id", utf8(id)}, {"stream", streamName}, {"text", utf8(text)}});
+        else
+            writeOut(text);
+    });
+    QObject::connect(&agent, &AgentRun::toolResult, &loop, [&](const QString &id, const ExecutionResult &result) {
+        if (asJson) {
+            nlohmann::json files = nlohmann::json::array();
+            for (const QString &f : result.files)
+                files.push_back(utf8(f));
+            emitJson({{"type", "tool_result"},
+                      {"id", utf8(id)},
+                      {"status", utf8(ExecutionResult::statusName(result.status))},
+                      {"exit_code", result.exitCode},
+                      {"duration_ms", result.durationMs},
+                      {"files", files}});
+            return;
+        }
+        if (!result.error.isEmpty())
+            writeOut(result.error.trimmed() + QLatin1Char('\n'));
+        writeOut(QStringLiteral("--- %1 in %2 ms%3\n")
+                     .arg(ExecutionResult::statusName(result.status))
+                     .arg(result.durationMs)
+                     .arg(result.files.isEmpty() ? QString()
+                                                 : QStringLiteral(", files: ") + result.files.join(QStringLiteral(", "))));
+    });
+    QObject::connect(&agent, &AgentRun::messageAdded, &loop, [&](const QString &role, const QString &content) {
+        if (asJson)
+            emitJson({{"type", "message"}, {"role", utf8(role)}, {"content", utf8(content)}});
+    });
+    QObject::connect(&agent, &AgentRun::usage, &loop, [&](int promptTokens, int completionTokens) {
+        if (asJson)
+            emitJson({{"type", "usage"}, {"prompt_tokens", promptTokens}, {"completion_tokens", completionTokens}});
+    });
+    QObject::connect(&agent, &AgentRun::errorOccurred, &loop, [&](const QString &code, const QString &message) {
+        if (asJson)
+            emitJson({{"type", "error"}, {"code", utf8(code)}, {"message", utf8(message)}});
+        else
+            writeErr(QStringLiteral("sandcastle: ") + message + QLatin1Char('\n'));
+    });
+    QObject::connect(&agent, &AgentRun::finished, &loop, [&](const QString &status, int turns) {
+        if (asJson) {
+            emitJson({{"type", "done"}, {"status", utf8(status)}, {"turns", turns}});
+        } else {
+            if (midLine)
+                writeOut(QStringLiteral("\n"));
+            if (status != QLatin1String("answered"))
+                writeErr(QStringLiteral("sandcastle: the agent ended with status %1 after %2 turns\n").arg(status).arg(turns));
+        }
+        exitCode = status == QLatin1String("answered") ? kExitOk : kExitFailure;
+        loop.quit();
+    });
+    QMetaObject::invokeMethod(&agent, [&] { agent.start(promptText); }, Qt::QueuedConnection);
+    loop.exec();
+    session.stop();
+    return exitCode;
+}
+
+// ---------------------------------------------------------------- exec
+
+int runExec(const QStringList &args)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption fresh(QStringLiteral("fresh"), QStringLiteral("a new container for this run"));
+    const QCommandLineOption timeout(QStringLiteral("timeout"), QStringLiteral("seconds"), QStringLiteral("S"));
+    const QCommandLineOption memory(QStringLiteral("memory"), QStringLiteral("memory limit"), QStringLiteral("SIZE"));
+    const QCommandLineOption network(QStringLiteral("network"), QStringLiteral("allow network access"));
+    const QCommandLineOption workspace(QStringLiteral("workspace"), QStringLiteral("workspace folder"), QStringLiteral("DIR"));
+    parser.addOptions({fresh, timeout, memory, network, workspace});
+    if (!parseOptions(parser, QStringLiteral("exec"), args))
+        return kExitUsage;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1)
+        return usageError(QStringLiteral("exec needs exactly one FILE, or - for standard input"));
+
+    QByteArray code;
+    if (positional.first() == QLatin1String("-")) {
+        QFile in;
+        if (!in.open(stdin, QIODevice::ReadOnly))
+            return usageError(QStringLiteral("cannot read standard input"));
+        code = in.readAll();
+    } else {
+        QFile file(positional.first());
+        if (!file.open(QIODevice::ReadOnly))
+            return usageError(QStringLiteral("cannot read %1: %2").arg(positional.first(), file.errorString()));
+        code = file.readAll();
+    }
+
+    const AppSettings settings = AppSettings::load();
+    const QString id = QStringLiteral("exec-") + newConversationId();
+    const QString workspaceDir = parser.isSet(workspace) ? QDir(parser.value(workspace)).absolutePath()
+                                                         : settings.workspaceFor(id);
+    SandboxConfig config = settings.sandboxConfig(id, workspaceDir);
+    if (parser.isSet(timeout)) {
+        bool ok = false;
+        const double seconds = parser.value(timeout).toDouble(&ok);
+        if (!ok || seconds <= 0)
+            return usageError(QStringLiteral("--timeout needs a positive number of seconds"));
+        config.timeoutMs = int(seconds * 1000);
+    }
+    if (parser.isSet(memory)) {
+        static const QRegularExpression sizePattern(QStringLiteral("^[0-9]+[bkmgBKMG]?$"));
+        if (!sizePattern.match(parser.value(memory)).hasMatch())
+            return usageError(QStringLiteral("--memory takes a size such as 512m or 2g"));
+        config.memory = parser.value(memory);
+    }
+    config.network = parser.isSet(network);
+    // Every exec starts its own container, so --fresh holds by construction.
+
+    SandboxSession session(config);
+    int exitCode = kExitEngine;
+    QEventLoop loop;
+    QObject::connect(&session, &SandboxSession::outputReady, &loop, [](OutputStream stream, const QString &text) {
+        (stream == OutputStream::Stdout ? writeOut : writeErr)(text);
+    });
+    QObject::connect(&session, &SandboxSession::finished, &loop, [&](const ExecutionResult &result) {
+        switch (result.status) {
+        case ExecutionResult::Status::Ok:
+            exitCode = 0;
+            break;
+        case ExecutionResult::Status::Error:
+            writeErr(result.error);
+            exitCode = result.exitCode == 0 ? 1 : result.exitCode;
+            break;
+        case ExecutionResult::Status::Timeout:
+            writeErr(QStringLiteral("sandcastle: timed out after %1 s\n").arg(config.timeoutMs / 1000.0));
+            exitCode = 124;
+            break;
+        case ExecutionResult::Status::OutOfMemory:
+            writeErr(QStringLiteral("sandcastle: ") + result.error + QLatin1Char('\n'));
+            exitCode = 137;
+            break;
+        case ExecutionResult::Status::Killed:
+            writeErr(QStringLiteral("sandcastle: ") + result.error + QLatin1Char('\n'));
+            exitCode = 137;
+            break;
+        case ExecutionResult::Status::EngineError:
+            writeErr(QStringLiteral("sandcastle: ") + result.error + QLatin1Char('\n'));
+            exitCode = kExitEngine;
+            break;
+        }
+        loop.quit();
+    });
+    QMetaObject::invokeMethod(&session, [&] { session.runPython(QString::fromUtf8(code)); }, Qt::QueuedConnection);
+    loop.exec();
+    session.stop();
+    return exitCode;
+}
+
+// ---------------------------------------------------------------- image build
+
+int runImage(const QStringList &args)
+{
+    if (args.size() != 1 || args.first() != QLatin1String("build"))
+        return usageError(QStringLiteral("the image command is: sandcastle image build"));
+    QTemporaryDir context;
+    if (!context.isValid()) {
+        writeErr(QStringLiteral("sandcastle: cannot create a temporary folder\n"));
+        return kExitEngine;
+    }
+    for (const char *name : {"Dockerfile", "kernel.py", "build-image.sh"}) {
+        const QString fileName = QString::fromLatin1(name);
+        QFile::copy(QStringLiteral(":/sandbox/image/") + fileName, context.filePath(fileName));
+        QFile::setPermissions(context.filePath(fileName), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner
+                                                              | QFile::ReadGroup | QFile::ReadOther);
+    }
+    QProcess build;
+    build.setProcessChannelMode(QProcess::ForwardedChannels);
+    build.setInputChannelMode(QProcess::ForwardedInputChannel);
+    build.start(QStringLiteral("bash"), {context.filePath(QStringLiteral("build-image.sh"))});
+    if (!build.waitForStarted()) {
+        writeErr(QStringLiteral("sandcastle: cannot run bash to build the image\n"));
+        return kExitEngine;
+    }
+    build.waitForFinished(-1);
+    if (build.exitStatus() != QProcess::NormalExit)
+        return kExitEngine;
+    return build.exitCode() == 0 ? kExitOk : kExitEngine;
+}
+
+// ---------------------------------------------------------------- doctor
+
+int runDoctor(const QStringList &args)
+{
+    if (!args.isEmpty())
+        return usageError(QStringLiteral("doctor takes no arguments"));
+    const AppSettings settings = AppSettings::load();
+    bool allOk = true;
+    auto report = [&](bool ok, const QString &check, const QString &detail) {
+        allOk = allOk && ok;
+        writeOut(QStringLiteral("%1  %2  %3\n").arg(ok ? QStringLiteral("ok  ") : QStringLiteral("FAIL"), check.leftJustified(8), detail));
+    };
+
+    const QString enginePath = QStandardPaths::findExecutable(settings.engine);
+    report(!enginePath.isEmpty(), QStringLiteral("engine"),
+           enginePath.isEmpty() ? QStringLiteral("'%1' not found (apt-get install docker.io)").arg(settings.engine)
+                                : QStringLiteral("%1 at %2").arg(settings.engine, enginePath));
+    const ContainerEngine engine(settings.engine);
+    const Result<QString> daemon = enginePath.isEmpty() ? Result<QString>::failure(QStringLiteral("no engine"))
+                                                        : engine.checkDaemon();
+    report(daemon.isOk(), QStringLiteral("daemon"),
+           daemon ? QStringLiteral("running, version %1").arg(daemon.value()) : daemon.error());
+    if (daemon) {
+        const Result<bool> image = engine.imageExists(settings.image);
+        const bool present = image && image.value();
+        report(present, QStringLiteral("image"),
+               present ? settings.image
+                       : QStringLiteral("%1 is missing: run 'sandcastle image build'").arg(settings.image));
+    } else {
+        report(false, QStringLiteral("image"), QStringLiteral("cannot check without the daemon"));
+    }
+
+    // The endpoint: any HTTP answer from GET /models means it is reachable.
+    QNetworkAccessManager network;
+    QUrl modelsUrl(settings.baseUrl);
+    modelsUrl.setPath(modelsUrl.path().chopped(modelsUrl.path().endsWith(QLatin1Char('/')) ? 1 : 0)
+                      + QStringLiteral("/models"));
+    QNetworkRequest request(modelsUrl);
+    request.setTransferTimeout(5000);
+    if (!settings.apiKey.isEmpty())
+        request.setRawHeader("Authorization", "Bearer " + settings.apiKey.toUtf8());
+    QNetworkReply *reply = network.get(request);
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const bool reachable = status > 0;
+    report(reachable, QStringLiteral("endpoint"),
+           reachable ? QStringLiteral("%1 answers (HTTP %2)").arg(settings.baseUrl).arg(status)
+                     : QStringLiteral("%1 cannot be reached: %2").arg(settings.baseUrl, reply->errorString()));
+    reply->deleteLater();
+
+    const QString host = QUrl(settings.baseUrl).host();
+    const bool local = host == QLatin1String("localhost") || host.startsWith(QLatin1String("127."))
+                       || host == QLatin1String("::1");
+    const bool keyOk = !settings.apiKey.isEmpty() || local;
+    const bool rejected = status == 401 || status == 403;
+    report(keyOk && !rejected, QStringLiteral("key"),
+           rejected                    ? QStringLiteral("the endpoint refused the API key (HTTP %1)").arg(status)
+           : !settings.apiKey.isEmpty() ? QStringLiteral("set")
+           : local                      ? QStringLiteral("none needed for a local endpoint")
+                                        : QStringLiteral("missing: set SANDCASTLE_API_KEY or OPENAI_API_KEY"));
+    return allOk ? kExitOk : kExitFailure;
+}
+
+} // namespace
+
+bool isCommand(const QString &firstArgument)
+{
+    static const QStringList commands{QStringLiteral("chat"),
+                                      QStringLiteral("exec"),
+                                      QStringLiteral("image"),
+                                      QStringLiteral("doctor"),
+                                      QStringLiteral("--version"),
+                                      QStringLiteral("-v"),
+                                      QStringLiteral("--help"),
+                                      QStringLiteral("-h"),
+                                      QStringLiteral("help")};
+    return commands.contains(firstArgument);
+}
+
+int run(const QStringList &args)
+{
+    if (args.isEmpty())
+        return usageError(QStringLiteral("no command given"));
+    const QString command = args.first();
+    const QStringList rest = args.mid(1);
+    if (command == QLatin1String("--version") || command == QLatin1String("-v")) {
+        writeOut(QStringLiteral("sandcastle %1\n").arg(QStringLiteral(SANDCASTLE_VERSION)));
+        return kExitOk;
+    }
+    if (command == QLatin1String("--help") || command == QLatin1String("-h") || command == QLatin1String("help")) {
+        writeOut(usageText());
+        return kExitOk;
+    }
+    if (command == QLatin1String("chat"))
+        return runChat(rest);
+    if (command == QLatin1String("exec"))
+        return runExec(rest);
+    if (command == QLatin1String("image"))
+        return runImage(rest);
+    if (command == QLatin1String("doctor"))
+        return runDoctor(rest);
+    return usageError(QStringLiteral("unknown command: ") + command);
+}
+
+} // namespace Sandcastle::Cli

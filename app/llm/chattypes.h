@@ -1,0 +1,38 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QUrl>
+
+namespace Sandcastle {
+
+struct ToolCall
+{
+    QString id;
+    QString name;
+    QString arguments; // JSON text as the model wrote it
+};
+
+// One complete assistant turn, put together from the stream.
+struct ChatCompletion
+{
+    QString content;
+    QString reasoning;
+    QList<ToolCall> toolCalls;
+    QString finishReason;
+    int promptTokens = -1;
+    int completionTokens = -1;
+};
+
+struct ClientConfig
+{
+    QUrl baseUrl;  // e.g. http://127.0.0.1:11434/v1
+    QString apiKey; // sent as a Bearer token when not empty
+    QString model;
+    int idleTimeoutMs = 120000; // no byte for this long ends the request
+};
+
+// baseUrl + "/chat/completions", tolerating a trailing slash or a full endpoint URL.
+QUrl chatCompletionsUrl(const QUrl &baseUrl);
+
+} // namespace Sandcastle

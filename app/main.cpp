@@ -1,0 +1,44 @@
+// The composition root: the one file that sees every layer. Headless commands get a
+// QCoreApplication (no display needed); everything else opens the window.
+#include <app/appsettings.h>
+#include <app/cli/cli.h>
+#include <sandbox/containerengine.h>
+#include <ui/mainwindow.h>
+
+#include <QApplication>
+#include <QCoreApplication>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QTranslator>
+
+namespace {
+void setIdentity()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("sandcastle"));
+    QCoreApplication::setApplicationName(QStringLiteral("sandcastle"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SANDCASTLE_VERSION));
+}
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    if (argc > 1 && Sandcastle::Cli::isCommand(QString::fromLocal8Bit(argv[1]))) {
+        QCoreApplication app(argc, argv);
+        setIdentity();
+        return Sandcastle::Cli::run(QCoreApplication::arguments().mid(1));
+    }
+
+    QApplication app(argc, argv);
+    setIdentity();
+    QApplication::setDesktopFileName(QStringLiteral("sandcastle"));
+    QTranslator translator;
+    if (translator.load(QLocale(), QStringLiteral("sandcastle"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        QCoreApplication::installTranslator(&translator);
+
+    const Sandcastle::AppSettings settings = Sandcastle::AppSettings::load();
+    // Containers left behind by a crashed instance are removed before anything starts.
+    Sandcastle::ContainerEngine(settings.engine).reapOrphans();
+    Sandcastle::MainWindow window(settings);
+    window.show();
+    return app.exec();
+}

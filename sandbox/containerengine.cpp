@@ -1,0 +1,106 @@
+#include "containerengine.h"
+
+#include <QProcess>
+#include <QStandardPaths>
+
+#include <cerrno>
+#include <csignal>
+
+namespace Sandcastle {
+
+ContainerEngine::ContainerEngine(QString program)
+    : m_program(std::move(program))
+{}
+
+ContainerEngine::Output ContainerEngine::run(const QStringList &args,
+                                             int timeoutMs,
+                                             const QByteArray &input) const
+{
+    Output out;
+    QProcess process;
+    process.start(m_program, args);
+    if (!process.waitForStarted(timeoutMs))
+        return out;
+    out.started = true;
+    if (!input.isEmpty())
+        process.write(input);
+    process.closeWriteChannel();
+    if (!process.waitForFinished(timeoutMs)) {
+        out.timedOut = true;
+        process.kill();
+        process.waitForFinished(2000);
+    }
+    out.stdoutData = process.readAllStandardOutput();
+    out.stderrData = process.readAllStandardError();
+    out.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    return out;
+}
+
+Result<QString> ContainerEngine::checkDaemon() const
+{
+    if (QStandardPaths::findExecutable(m_program).isEmpty() && !m_program.contains(QLatin1Char('/'))) {
+        return Result<QString>::failure(
+            QStringLiteral("'%1' is not installed (on Debian/Ubuntu: apt-get install docker.io)")
+                .arg(m_program));
+    }
+    const Output out = run({QStringLiteral("version"),
+                            QStringLiteral("--format"),
+                            QStringLiteral("{{.Server.Version}}")},
+                           15000);
+    if (!out.started)
+        return Result<QString>::failure(QStringLiteral("could not start '%1'").arg(m_program));
+    if (out.timedOut)
+        return Result<QString>::failure(QStringLiteral("the %1 daemon did not answer in 15 s").arg(m_program));
+    if (out.exitCode == 0)
+        return Result<QString>::ok(QString::fromUtf8(out.stdoutData).trimmed());
+    const QString err = QString::fromUtf8(out.stderrData).trimmed();
+    if (err.contains(QLatin1String("permission denied"), Qt::CaseInsensitive)) {
+        return Result<QString>::failure(
+            QStringLiteral("permission denied on the %1 socket (add yourself to the 'docker' group "
+                           "or run as root): %2")
+                .arg(m_program, err));
+    }
+    return Result<QString>::failure(
+        QStringLiteral("the %1 daemon is not running (start it with 'sudo systemctl start docker' "
+                       "or 'sudo dockerd'): %2")
+            .arg(m_program, err));
+}
+
+Result<bool> ContainerEngine::imageExists(const QString &image) const
+{
+    const Output out = run({QStringLiteral("image"), QStringLiteral("inspect"), image}, 15000);
+    if (!out.started || out.timedOut)
+        return Result<bool>::failure(QStringLiteral("could not ask %1 about the image").arg(m_program));
+    return Result<bool>::ok(out.exitCode == 0);
+}
+
+int ContainerEngine::reapOrphans() const
+{
+    const Output out = run({QStringLiteral("ps"),
+                            QStringLiteral("--all"),
+                            QStringLiteral("--filter"),
+                            QStringLiteral("label=app=sandcastle"),
+                            QStringLiteral("--format"),
+                            QStringLiteral("{{.ID}} {{.Label \"sandcastle.owner-pid\"}}")},
+                           15000);
+    if (out.exitCode != 0)
+        return 0;
+    QStringList orphans;
+    const QStringList lines = QString::fromUtf8(out.stdoutData).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (const QString &line : lines) {
+        const QStringList parts = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        if (parts.isEmpty())
+            continue;
+        bool ok = false;
+        const qint64 pid = parts.size() > 1 ? parts.at(1).toLongLong(&ok) : 0;
+        // kill(pid, 0) fails with ESRCH when no such process exists: the owner is gone.
+        if (!ok || pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH))
+            orphans << parts.first();
+    }
+    if (orphans.isEmpty())
+        return 0;
+    run(QStringList{QStringLiteral("rm"), QStringLiteral("--force")} + orphans, 30000);
+    return int(orphans.size());
+}
+
+} // namespace Sandcastle

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "result.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace Sandcastle {
+
+// Thin, synchronous access to the container engine's CLI (docker or podman) for checks and
+// housekeeping: is it installed, is the daemon up, is the image there, which containers are
+// left over. Long-running work (sessions) goes through SandboxSession instead.
+class ContainerEngine
+{
+public:
+    explicit ContainerEngine(QString program = QStringLiteral("docker"));
+
+    struct Output
+    {
+        int exitCode = -1;
+        QByteArray stdoutData;
+        QByteArray stderrData;
+        bool started = false;
+        bool timedOut = false;
+    };
+
+    const QString &program() const { return m_program; }
+    Output run(const QStringList &args, int timeoutMs = 30000, const QByteArray &input = {}) const;
+
+    // Engine version when the daemon answers; otherwise a message that says which of
+    // "not installed", "daemon not running" or "permission denied" is the case.
+    Result<QString> checkDaemon() const;
+    Result<bool> imageExists(const QString &image) const;
+
+    // Removes containers labelled app=sandcastle whose owning process is gone (after a crash).
+    // Returns how many were removed.
+    int reapOrphans() const;
+
+private:
+    QString m_program;
+};
+
+} // namespace Sandcastle

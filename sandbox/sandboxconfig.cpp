@@ -1,0 +1,69 @@
+#include "sandboxconfig.h"
+
+#include <QDir>
+
+#include <unistd.h>
+
+namespace Sandcastle {
+
+SandboxConfig SandboxConfig::fromEnvironment()
+{
+    SandboxConfig config;
+    const QString engine = qEnvironmentVariable("SANDCASTLE_ENGINE");
+    if (!engine.isEmpty())
+        config.engine = engine;
+    const QString image = qEnvironmentVariable("SANDCASTLE_IMAGE");
+    if (!image.isEmpty())
+        config.image = image;
+    return config;
+}
+
+QString SandboxConfig::containerUser()
+{
+    const uid_t uid = ::getuid();
+    const gid_t gid = ::getgid();
+    if (uid == 0)
+        return QStringLiteral("1000:1000");
+    return QString::number(uid) + QLatin1Char(':') + QString::number(gid);
+}
+
+QStringList SandboxConfig::runArguments(const QString &containerName, qint64 ownerPid) const
+{
+    QStringList args{QStringLiteral("run"),
+                     QStringLiteral("--detach"),
+                     QStringLiteral("--pull"),
+                     QStringLiteral("never"),
+                     QStringLiteral("--name"),
+                     containerName,
+                     QStringLiteral("--label"),
+                     QStringLiteral("app=sandcastle"),
+                     QStringLiteral("--label"),
+                     QStringLiteral("sandcastle.owner-pid=") + QString::number(ownerPid)};
+    if (!conversationId.isEmpty())
+        args << QStringLiteral("--label") << QStringLiteral("sandcastle.conversation=") + conversationId;
+    args << QStringLiteral("--network") << (network ? QStringLiteral("bridge") : QStringLiteral("none"))
+         << QStringLiteral("--cap-drop") << QStringLiteral("ALL")
+         << QStringLiteral("--security-opt") << QStringLiteral("no-new-privileges")
+         << QStringLiteral("--read-only")
+         << QStringLiteral("--tmpfs")
+         << QStringLiteral("/tmp:rw,nosuid,nodev,size=") + tmpfsSize + QStringLiteral(",mode=1777")
+         << QStringLiteral("--memory") << memory
+         << QStringLiteral("--memory-swap") << memory
+         << QStringLiteral("--cpus") << cpus
+         << QStringLiteral("--pids-limit") << QString::number(pidsLimit)
+         << QStringLiteral("--init")
+         << QStringLiteral("--log-driver") << QStringLiteral("none")
+         << QStringLiteral("--user") << containerUser();
+    if (!runtime.isEmpty())
+        args << QStringLiteral("--runtime") << runtime;
+    if (!workspace.isEmpty()) {
+        args << QStringLiteral("--mount")
+             << QStringLiteral("type=bind,source=") + QDir(workspace).absolutePath()
+                    + QStringLiteral(",target=/workspace");
+    }
+    args << QStringLiteral("--workdir") << QStringLiteral("/workspace") << image
+         << QStringLiteral("sleep") << QStringLiteral("infinity");
+    return args;
+}
+
+} // namespace Sandcastle

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace Sandcastle {
+
+// Everything that decides how a sandbox container is started. The defaults are the hardened
+// ones of DESIGN.md §3; every limit can be changed. runArguments() is pure so that the flags
+// can be checked without a daemon.
+struct SandboxConfig
+{
+    QString engine = QStringLiteral("docker");
+    QString image = QStringLiteral("sandcastle-sandbox:latest");
+    QString workspace; // host folder mounted at /workspace
+    QString memory = QStringLiteral("1g");
+    QString cpus = QStringLiteral("1");
+    int pidsLimit = 256;
+    QString tmpfsSize = QStringLiteral("256m");
+    bool network = false;
+    int timeoutMs = 60000;
+    QString runtime; // e.g. "runsc" for gVisor; empty for the daemon's default
+    QString conversationId;
+
+    // Reads SANDCASTLE_ENGINE and SANDCASTLE_IMAGE over the defaults.
+    static SandboxConfig fromEnvironment();
+
+    // uid:gid for the container: the host user's, except that root on the host runs the code
+    // as the image's unprivileged user (1000:1000), never as root.
+    static QString containerUser();
+
+    // Arguments after the engine binary that start a long-lived, hardened container.
+    QStringList runArguments(const QString &containerName, qint64 ownerPid) const;
+};
+
+} // namespace Sandcastle

@@ -1,0 +1,390 @@
+#include "sandboxsession.h"
+
+#include "containerengine.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QRandomGenerator>
+
+#include <unistd.h>
+
+namespace Sandcastle {
+
+namespace {
+constexpr int kFlushIntervalMs = 16; // ~60 updates a second at most
+constexpr int kKillGraceMs = 5000;
+
+QString describeStartFailure(const QString &image, const QByteArray &stderrData)
+{
+    const QString err = QString::fromUtf8(stderrData).trimmed();
+    if (err.contains(QLatin1String("No such image")) || err.contains(QLatin1String("Unable to find image"))
+        || err.contains(QLatin1String("pull access denied"))) {
+        return QStringLiteral("the sandbox image %1 is missing; build it with 'sandcastle image build'")
+            .arg(image);
+    }
+    if (err.contains(QLatin1String("Cannot connect to the Docker daemon"))
+        || err.contains(QLatin1String("Is the docker daemon running")))
+        return QStringLiteral("the Docker daemon is not running: ") + err;
+    if (err.contains(QLatin1String("permission denied"), Qt::CaseInsensitive))
+        return QStringLiteral("permission denied talking to the container engine: ") + err;
+    return QStringLiteral("could not start the sandbox container: ") + err;
+}
+} // namespace
+
+SandboxSession::SandboxSession(SandboxConfig config, QObject *parent)
+    : QObject(parent)
+    , m_config(std::move(config))
+{
+    m_timeoutTimer.setSingleShot(true);
+    connect(&m_timeoutTimer, &QTimer::timeout, this, &SandboxSession::onTimeout);
+    m_flushTimer.setSingleShot(true);
+    m_flushTimer.setInterval(kFlushIntervalMs);
+    connect(&m_flushTimer, &QTimer::timeout, this, &SandboxSession::flushOutput);
+}
+
+SandboxSession::~SandboxSession()
+{
+    // Listeners may be half destroyed already: clean up without telling anyone.
+    blockSignals(true);
+    stop();
+}
+
+void SandboxSession::setState(State state)
+{
+    if (m_state == state)
+        return;
+    m_state = state;
+    Q_EMIT stateChanged(state);
+}
+
+bool SandboxSession::prepareWorkspace(QString *error) const
+{
+    if (m_config.workspace.isEmpty())
+        return true;
+    if (m_config.workspace.contains(QLatin1Char(','))) {
+        *error = QStringLiteral("the workspace path must not contain a comma: ") + m_config.workspace;
+        return false;
+    }
+    if (!QDir().mkpath(m_config.workspace)) {
+        *error = QStringLiteral("cannot create the workspace folder ") + m_config.workspace;
+        return false;
+    }
+    // Root on the host runs the code as the image's user 1000; give it the workspace.
+    if (::getuid() == 0) {
+        const QByteArray path = QFile::encodeName(QDir(m_config.workspace).absolutePath());
+        if (::chown(path.constData(), 1000, 1000) != 0) {
+            *error = QStringLiteral("cannot hand the workspace to the sandbox user: ")
+                     + m_config.workspace;
+            return false;
+        }
+    }
+    return true;
+}
+
+void SandboxSession::start()
+{
+    if (m_state != State::Stopped)
+        return;
+    QString error;
+    if (!prepareWorkspace(&error)) {
+        setState(State::Starting);
+        failStart(error);
+        return;
+    }
+    m_containerName = QStringLiteral("sandcastle-%1-%2")
+                          .arg(QCoreApplication::applicationPid())
+                          .arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
+    setState(State::Starting);
+    m_starter = new QProcess(this);
+    QProcess *starter = m_starter;
+    connect(starter, &QProcess::finished, this, [this, starter](int exitCode, QProcess::ExitStatus status) {
+        const QByteArray err = starter->readAllStandardError();
+        starter->deleteLater();
+        onContainerStarted(status == QProcess::NormalExit ? exitCode : -1, err);
+    });
+    connect(starter, &QProcess::errorOccurred, this, [this, starter](QProcess::ProcessError e) {
+        if (e != QProcess::FailedToStart)
+            return;
+        starter->deleteLater();
+        failStart(QStringLiteral("'%1' could not be started: is it installed? (apt-get install docker.io)")
+                      .arg(m_config.engine));
+    });
+    starter->start(m_config.engine,
+                   m_config.runArguments(m_containerName, QCoreApplication::applicationPid()));
+}
+
+void SandboxSession::onContainerStarted(int exitCode, const QByteArray &stderrData)
+{
+    if (m_state != State::Starting)
+        return;
+    if (exitCode != 0) {
+        failStart(describeStartFailure(m_config.image, stderrData));
+        return;
+    }
+    startKernel();
+}
+
+void SandboxSession::startKernel()
+{
+    m_protocol = KernelProtocol();
+    m_kernelStderr.clear();
+    m_kernel = new QProcess(this);
+    QProcess *kernel = m_kernel;
+    connect(kernel, &QProcess::readyReadStandardOutput, this, &SandboxSession::onKernelOutput);
+    connect(kernel, &QProcess::readyReadStandardError, this, [this, kernel] {
+        m_kernelStderr += kernel->readAllStandardError();
+        if (m_kernelStderr.size() > 65536)
+            m_kernelStderr = m_kernelStderr.right(65536);
+    });
+    connect(kernel, &QProcess::finished, this, [this, kernel](int exitCode, QProcess::ExitStatus status) {
+        if (kernel != m_kernel)
+            return;
+        onKernelFinished(status == QProcess::NormalExit ? exitCode : -1);
+    });
+    connect(kernel, &QProcess::errorOccurred, this, [this, kernel](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart && kernel == m_kernel)
+            onKernelFinished(-1);
+    });
+    kernel->start(m_config.engine,
+                  {QStringLiteral("exec"),
+                   QStringLiteral("--interactive"),
+                   m_containerName,
+                   QStringLiteral("python3"),
+                   QStringLiteral("/opt/sandcastle/kernel.py")});
+}
+
+void SandboxSession::onKernelOutput()
+{
+    if (!m_kernel)
+        return;
+    const QList<KernelEvent> events = m_protocol.feed(m_kernel->readAllStandardOutput());
+    for (const KernelEvent &event : events)
+        handleEvent(event);
+}
+
+void SandboxSession::handleEvent(const KernelEvent &event)
+{
+    switch (event.type) {
+    case KernelEvent::Type::Ready:
+        if (m_state == State::Starting) {
+            setState(State::Ready);
+            Q_EMIT ready();
+            if (m_pending) {
+                const PendingRun run = *m_pending;
+                m_pending.reset();
+                dispatch(run);
+            }
+        }
+        break;
+    case KernelEvent::Type::Output:
+        if (m_running && event.id == m_runId)
+            appendOutput(event.stream, event.text);
+        break;
+    case KernelEvent::Type::Done: {
+        if (!m_running || event.id != m_runId)
+            break;
+        ExecutionResult result = m_current;
+        result.status = event.status == QLatin1String("ok") ? ExecutionResult::Status::Ok
+                                                            : ExecutionResult::Status::Error;
+        result.exitCode = event.exitCode;
+        result.error = event.error;
+        finishRun(result);
+        break;
+    }
+    case KernelEvent::Type::ProtocolError:
+    case KernelEvent::Type::Invalid:
+        qWarning("sandbox kernel: %s", qPrintable(event.text));
+        break;
+    }
+}
+
+void SandboxSession::runPython(const QString &code, int timeoutMs)
+{
+    const PendingRun run{code, timeoutMs < 0 ? m_config.timeoutMs : timeoutMs};
+    if (m_running || m_pending) {
+        ExecutionResult busy;
+        busy.status = ExecutionResult::Status::EngineError;
+        busy.exitCode = 125;
+        busy.error = QStringLiteral("another run is still in progress in this sandbox");
+        QMetaObject::invokeMethod(this, [this, busy] { Q_EMIT finished(busy); }, Qt::QueuedConnection);
+        return;
+    }
+    if (m_state == State::Ready) {
+        dispatch(run);
+        return;
+    }
+    m_pending = run;
+    if (m_state == State::Stopped)
+        start();
+}
+
+void SandboxSession::dispatch(const PendingRun &run)
+{
+    m_running = true;
+    m_timedOut = false;
+    ++m_runId;
+    m_current = ExecutionResult();
+    m_batcher.take();
+    m_before = WorkspaceSnapshot::take(m_config.workspace);
+    setState(State::Running);
+    m_elapsed.start();
+    if (run.timeoutMs > 0)
+        m_timeoutTimer.start(run.timeoutMs);
+    m_kernel->write(KernelProtocol::encodeRun(m_runId, run.code));
+}
+
+void SandboxSession::appendOutput(OutputStream stream, const QString &text)
+{
+    QString &kept = stream == OutputStream::Stdout ? m_current.stdoutText : m_current.stderrText;
+    if (kept.size() + text.size() > kMaxKeptChars) {
+        kept += text.left(qMax<qsizetype>(0, kMaxKeptChars - kept.size()));
+        m_current.truncated = true;
+    } else {
+        kept += text;
+    }
+    m_batcher.append(stream, text);
+    if (!m_flushTimer.isActive())
+        m_flushTimer.start();
+}
+
+void SandboxSession::flushOutput()
+{
+    const QList<OutputBatcher::Chunk> chunks = m_batcher.take();
+    for (const OutputBatcher::Chunk &chunk : chunks)
+        Q_EMIT outputReady(chunk.stream, chunk.text);
+}
+
+void SandboxSession::finishRun(ExecutionResult result)
+{
+    m_timeoutTimer.stop();
+    m_flushTimer.stop();
+    flushOutput();
+    m_running = false;
+    result.durationMs = m_elapsed.isValid() ? m_elapsed.elapsed() : 0;
+    result.files = WorkspaceSnapshot::changedFiles(m_before, WorkspaceSnapshot::take(m_config.workspace));
+    if (m_state == State::Running)
+        setState(State::Ready);
+    Q_EMIT finished(result);
+}
+
+void SandboxSession::onTimeout()
+{
+    if (!m_running)
+        return;
+    m_timedOut = true;
+    // Killing the exec'd CLI would leave the code running: stop the container itself.
+    auto *killer = new QProcess(this);
+    connect(killer, &QProcess::finished, killer, &QObject::deleteLater);
+    killer->start(m_config.engine, {QStringLiteral("kill"), m_containerName});
+    // If the kernel pipe does not close in time, give up on it.
+    QTimer::singleShot(kKillGraceMs, this, [this, runId = m_runId] {
+        if (m_running && m_runId == runId && m_kernel)
+            m_kernel->kill();
+    });
+}
+
+void SandboxSession::onKernelFinished(int exitCode)
+{
+    QProcess *kernel = m_kernel;
+    m_kernel = nullptr;
+    if (kernel)
+        kernel->deleteLater();
+    const QString diagnostics = QString::fromUtf8(m_kernelStderr).trimmed();
+    if (m_state == State::Starting) {
+        failStart(QStringLiteral("the sandbox kernel did not start: ") + diagnostics);
+        return;
+    }
+    const bool wasRunning = m_running;
+    removeContainerAsync();
+    setState(State::Stopped);
+    if (!wasRunning)
+        return;
+    ExecutionResult result = m_current;
+    result.stateLost = true;
+    if (m_timedOut) {
+        result.status = ExecutionResult::Status::Timeout;
+        result.exitCode = 124;
+        result.error = QStringLiteral("the run took longer than its time limit and was stopped; "
+                                      "the sandbox was restarted, so variables are gone");
+    } else if (exitCode == 137) {
+        result.status = ExecutionResult::Status::OutOfMemory;
+        result.exitCode = 137;
+        result.error = QStringLiteral("the run used more memory than the sandbox allows (%1) and "
+                                      "was killed; variables are gone")
+                           .arg(m_config.memory);
+    } else {
+        result.status = ExecutionResult::Status::Killed;
+        result.exitCode = exitCode < 0 ? 137 : exitCode;
+        result.error = QStringLiteral("the sandbox kernel stopped unexpectedly (exit code %1) %2")
+                           .arg(exitCode)
+                           .arg(diagnostics);
+    }
+    finishRun(result);
+}
+
+void SandboxSession::failStart(const QString &message)
+{
+    removeContainerAsync();
+    setState(State::Stopped);
+    Q_EMIT errorOccurred(message);
+    if (m_pending) {
+        m_pending.reset();
+        ExecutionResult result;
+        result.status = ExecutionResult::Status::EngineError;
+        result.exitCode = 125;
+        result.error = message;
+        Q_EMIT finished(result);
+    }
+}
+
+void SandboxSession::removeContainerAsync()
+{
+    if (m_containerName.isEmpty())
+        return;
+    QProcess::startDetached(m_config.engine,
+                            {QStringLiteral("rm"), QStringLiteral("--force"), m_containerName});
+    m_containerName.clear();
+}
+
+void SandboxSession::stop()
+{
+    m_pending.reset();
+    m_timeoutTimer.stop();
+    m_flushTimer.stop();
+    if (m_starter) {
+        m_starter->disconnect(this);
+        m_starter->kill();
+        m_starter->waitForFinished(2000);
+        delete m_starter;
+    }
+    if (m_kernel) {
+        QProcess *kernel = m_kernel;
+        m_kernel = nullptr;
+        kernel->disconnect(this);
+        kernel->closeWriteChannel();
+        kernel->kill();
+        kernel->waitForFinished(2000);
+        delete kernel;
+    }
+    if (!m_containerName.isEmpty()) {
+        ContainerEngine(m_config.engine)
+            .run({QStringLiteral("rm"), QStringLiteral("--force"), m_containerName}, 10000);
+        m_containerName.clear();
+    }
+    const bool wasRunning = m_running;
+    m_running = false;
+    setState(State::Stopped);
+    if (wasRunning) {
+        ExecutionResult result = m_current;
+        result.status = ExecutionResult::Status::Killed;
+        result.exitCode = 137;
+        result.stateLost = true;
+        result.error = QStringLiteral("the run was stopped");
+        result.durationMs = m_elapsed.elapsed();
+        Q_EMIT finished(result);
+    }
+}
+
+} // namespace Sandcastle

@@ -1,0 +1,96 @@
+#pragma once
+
+#include "executionresult.h"
+#include "kernelprotocol.h"
+#include "outputbatcher.h"
+#include "sandboxconfig.h"
+#include "workspacesnapshot.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+
+#include <optional>
+
+class QProcess;
+
+namespace Sandcastle {
+
+// One conversation's sandbox: a long-lived hardened container with a stateful Python kernel
+// inside, reached through `docker exec -i` pipes. Runs go one at a time; output streams out
+// through outputReady() in batches (at most ~60 a second) and every run ends in exactly one
+// finished(). A timeout kills the container (the CLI process dying would not stop it); the
+// next run starts a new one, and its result says that state was lost.
+class SandboxSession : public QObject
+{
+    Q_OBJECT
+public:
+    enum class State { Stopped, Starting, Ready, Running };
+    Q_ENUM(State)
+
+    explicit SandboxSession(SandboxConfig config, QObject *parent = nullptr);
+    ~SandboxSession() override;
+
+    const SandboxConfig &config() const { return m_config; }
+    State state() const { return m_state; }
+    QString containerName() const { return m_containerName; }
+
+    // Starts the container and kernel ahead of the first run (pre-warm). No-op unless stopped.
+    void start();
+    // Runs code in the kernel's persistent globals. timeoutMs < 0 takes the config's timeout.
+    void runPython(const QString &code, int timeoutMs = -1);
+    // Removes the container; waits for the engine at most a few seconds.
+    void stop();
+
+Q_SIGNALS:
+    void stateChanged(Sandcastle::SandboxSession::State state);
+    void ready();
+    void outputReady(Sandcastle::OutputStream stream, const QString &text);
+    void finished(const Sandcastle::ExecutionResult &result);
+    void errorOccurred(const QString &message);
+
+private:
+    struct PendingRun
+    {
+        QString code;
+        int timeoutMs;
+    };
+
+    void setState(State state);
+    void onContainerStarted(int exitCode, const QByteArray &stderrData);
+    void startKernel();
+    void onKernelOutput();
+    void onKernelFinished(int exitCode);
+    void handleEvent(const KernelEvent &event);
+    void dispatch(const PendingRun &run);
+    void flushOutput();
+    void appendOutput(OutputStream stream, const QString &text);
+    void finishRun(ExecutionResult result);
+    void failStart(const QString &message);
+    void onTimeout();
+    void removeContainerAsync();
+    bool prepareWorkspace(QString *error) const;
+
+    SandboxConfig m_config;
+    State m_state = State::Stopped;
+    QString m_containerName;
+    QPointer<QProcess> m_starter;
+    QPointer<QProcess> m_kernel;
+    KernelProtocol m_protocol;
+    QByteArray m_kernelStderr;
+
+    std::optional<PendingRun> m_pending;
+    bool m_running = false;
+    qint64 m_runId = 0;
+    bool m_timedOut = false;
+    QElapsedTimer m_elapsed;
+    QTimer m_timeoutTimer;
+    QTimer m_flushTimer;
+    OutputBatcher m_batcher;
+    WorkspaceSnapshot m_before;
+    ExecutionResult m_current;
+    static constexpr qsizetype kMaxKeptChars = 1 << 20;
+};
+
+} // namespace Sandcastle

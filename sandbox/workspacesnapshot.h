@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QDateTime>
+#include <QHash>
+#include <QString>
+#include <QStringList>
+
+namespace Sandcastle {
+
+// Size and modification time of every regular file under a workspace folder, so that two
+// snapshots (before and after a run) tell which files the run created or changed. Symlinks
+// are not followed; the private ".sandcastle" folder is skipped.
+class WorkspaceSnapshot
+{
+public:
+    static WorkspaceSnapshot take(const QString &root, int maxFiles = 20000);
+
+    // Relative paths (with '/') that are new in `after` or differ from `before`, sorted.
+    static QStringList changedFiles(const WorkspaceSnapshot &before, const WorkspaceSnapshot &after);
+
+    int size() const { return int(m_entries.size()); }
+
+private:
+    struct Entry
+    {
+        qint64 size = 0;
+        qint64 mtimeNs = 0;
+        bool operator==(const Entry &o) const { return size == o.size && mtimeNs == o.mtimeNs; }
+    };
+    QHash<QString, Entry> m_entries;
+};
+
+} // namespace Sandcastle

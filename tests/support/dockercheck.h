@@ -1,0 +1,37 @@
+#pragma once
+
+#include <sandbox/containerengine.h>
+#include <sandbox/sandboxconfig.h>
+
+#include <QString>
+#include <QtTest>
+
+namespace Sandcastle::Testing {
+
+// Empty when the engine's daemon answers and the sandbox image is there; otherwise why not.
+inline QString dockerUnavailableReason()
+{
+    const SandboxConfig config = SandboxConfig::fromEnvironment();
+    const ContainerEngine engine(config.engine);
+    const Result<QString> daemon = engine.checkDaemon();
+    if (!daemon)
+        return daemon.error();
+    const Result<bool> image = engine.imageExists(config.image);
+    if (!image || !image.value())
+        return QStringLiteral("the sandbox image %1 is missing (sandcastle image build)").arg(config.image);
+    return {};
+}
+
+} // namespace Sandcastle::Testing
+
+// Docker tests skip on a developer machine without Docker, and fail in CI (CI is set): a CI
+// that cannot reach the daemon must not pass by skipping.
+#define SANDCASTLE_REQUIRE_DOCKER()                                                               \
+    do {                                                                                          \
+        static const QString reason_ = Sandcastle::Testing::dockerUnavailableReason();            \
+        if (!reason_.isEmpty()) {                                                                 \
+            if (qEnvironmentVariableIsSet("CI"))                                                  \
+                QFAIL(qPrintable(QStringLiteral("Docker is required in CI: ") + reason_));        \
+            QSKIP(qPrintable(QStringLiteral("Docker unavailable: ") + reason_));                  \
+        }                                                                                         \
+    } while (false)

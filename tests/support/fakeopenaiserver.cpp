@@ -1,0 +1,247 @@
+#include "fakeopenaiserver.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPointer>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTimer>
+
+namespace Sandcastle::Testing {
+
+namespace {
+QByteArray chunkJson(const QJsonObject &delta, const QJsonValue &finishReason = QJsonValue::Null)
+{
+    const QJsonObject choice{{QStringLiteral("index"), 0},
+                             {QStringLiteral("delta"), delta},
+                             {QStringLiteral("finish_reason"), finishReason}};
+    const QJsonObject chunk{{QStringLiteral("id"), QStringLiteral("chatcmpl-fake")},
+                            {QStringLiteral("object"), QStringLiteral("chat.completion.chunk")},
+                            {QStringLiteral("model"), QStringLiteral("fake-model")},
+                            {QStringLiteral("choices"), QJsonArray{choice}}};
+    return QJsonDocument(chunk).toJson(QJsonDocument::Compact);
+}
+
+QByteArray usageJson()
+{
+    const QJsonObject chunk{{QStringLiteral("id"), QStringLiteral("chatcmpl-fake")},
+                            {QStringLiteral("object"), QStringLiteral("chat.completion.chunk")},
+                            {QStringLiteral("choices"), QJsonArray{}},
+                            {QStringLiteral("usage"),
+                             QJsonObject{{QStringLiteral("prompt_tokens"), 42},
+                                         {QStringLiteral("completion_tokens"), 7},
+                                         {QStringLiteral("total_tokens"), 49}}}};
+    return QJsonDocument(chunk).toJson(QJsonDocument::Compact);
+}
+} // namespace
+
+FakeOpenAiServer::FakeOpenAiServer(QObject *parent)
+    : QObject(parent)
+    , m_server(new QTcpServer(this))
+{
+    connect(m_server, &QTcpServer::newConnection, this, &FakeOpenAiServer::onNewConnection);
+}
+
+FakeOpenAiServer::~FakeOpenAiServer() = default;
+
+bool FakeOpenAiServer::listen(quint16 port)
+{
+    return m_server->listen(QHostAddress::LocalHost, port);
+}
+
+quint16 FakeOpenAiServer::port() const
+{
+    return m_server->serverPort();
+}
+
+QString FakeOpenAiServer::baseUrl() const
+{
+    return QStringLiteral("http://127.0.0.1:%1/v1").arg(port());
+}
+
+QByteArray FakeOpenAiServer::sseEvent(const QByteArray &json)
+{
+    return "data: " + json + "\n\n";
+}
+
+void FakeOpenAiServer::enqueue(const Response &response)
+{
+    m_script.append(response);
+}
+
+void FakeOpenAiServer::enqueueText(const QString &text, int pieceSize)
+{
+    Response response;
+    response.writes << sseEvent(chunkJson({{QStringLiteral("role"), QStringLiteral("assistant")},
+                                           {QStringLiteral("content"), QString()}}));
+    for (qsizetype i = 0; i < text.size(); i += pieceSize)
+        response.writes << sseEvent(chunkJson({{QStringLiteral("content"), text.mid(i, pieceSize)}}));
+    response.writes << sseEvent(chunkJson({}, QStringLiteral("stop")));
+    response.writes << sseEvent(usageJson());
+    response.writes << sseEvent("[DONE]");
+    enqueue(response);
+}
+
+void FakeOpenAiServer::enqueueToolCall(const QString &id,
+                                       const QString &name,
+                                       const QByteArray &argumentsJson,
+                                       int pieceSize)
+{
+    Response response;
+    const QJsonObject first{
+        {QStringLiteral("index"), 0},
+        {QStringLiteral("id"), id},
+        {QStringLiteral("type"), QStringLiteral("function")},
+        {QStringLiteral("function"),
+         QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("arguments"), QString()}}}};
+    response.writes << sseEvent(chunkJson({{QStringLiteral("role"), QStringLiteral("assistant")},
+                                           {QStringLiteral("content"), QJsonValue::Null},
+                                           {QStringLiteral("tool_calls"), QJsonArray{first}}}));
+    const QString args = QString::fromUtf8(argumentsJson);
+    for (qsizetype i = 0; i < args.size(); i += pieceSize) {
+        const QJsonObject piece{
+            {QStringLiteral("index"), 0},
+            {QStringLiteral("function"), QJsonObject{{QStringLiteral("arguments"), args.mid(i, pieceSize)}}}};
+        QByteArray event = sseEvent(chunkJson({{QStringLiteral("tool_calls"), QJsonArray{piece}}}));
+        // Split the bytes of every other event across two writes as well.
+        if ((i / pieceSize) % 2 == 1 && event.size() > 10) {
+            response.writes << event.left(event.size() / 2) << event.mid(event.size() / 2);
+        } else {
+            response.writes << event;
+        }
+    }
+    response.writes << sseEvent(chunkJson({}, QStringLiteral("tool_calls")));
+    response.writes << sseEvent(usageJson());
+    response.writes << sseEvent("[DONE]");
+    enqueue(response);
+}
+
+void FakeOpenAiServer::enqueueError(int httpStatus, const QByteArray &body)
+{
+    Response response;
+    response.httpStatus = httpStatus;
+    response.writes << body;
+    enqueue(response);
+}
+
+bool FakeOpenAiServer::loadScript(const QByteArray &json, QString *error)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (!doc.isArray()) {
+        *error = QStringLiteral("the script must be a JSON array: ") + parseError.errorString();
+        return false;
+    }
+    const QJsonArray steps = doc.array();
+    for (const QJsonValue &step : steps) {
+        const QJsonObject obj = step.toObject();
+        if (obj.contains(QStringLiteral("text"))) {
+            enqueueText(obj.value(QStringLiteral("text")).toString());
+        } else if (obj.contains(QStringLiteral("tool_call"))) {
+            const QJsonObject call = obj.value(QStringLiteral("tool_call")).toObject();
+            const QJsonValue args = call.value(QStringLiteral("arguments"));
+            const QByteArray argsJson = args.isString()
+                                            ? args.toString().toUtf8()
+                                            : QJsonDocument(args.toObject()).toJson(QJsonDocument::Compact);
+            enqueueToolCall(call.value(QStringLiteral("id")).toString(QStringLiteral("call_1")),
+                            call.value(QStringLiteral("name")).toString(QStringLiteral("run_python")),
+                            argsJson);
+        } else if (obj.contains(QStringLiteral("error"))) {
+            enqueueError(obj.value(QStringLiteral("error")).toInt(500),
+                         obj.value(QStringLiteral("body")).toString().toUtf8());
+        } else {
+            *error = QStringLiteral("unknown script step: ")
+                     + QString::fromUtf8(QJsonDocument(obj).toJson(QJsonDocument::Compact));
+            return false;
+        }
+    }
+    return true;
+}
+
+void FakeOpenAiServer::onNewConnection()
+{
+    while (QTcpSocket *socket = m_server->nextPendingConnection()) {
+        connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onReadyRead(socket); });
+        connect(socket, &QTcpSocket::disconnected, this, [this, socket] {
+            m_buffers.remove(socket);
+            socket->deleteLater();
+        });
+    }
+}
+
+void FakeOpenAiServer::onReadyRead(QTcpSocket *socket)
+{
+    QByteArray &buffer = m_buffers[socket];
+    buffer += socket->readAll();
+    const qsizetype headerEnd = buffer.indexOf("\r\n\r\n");
+    if (headerEnd < 0)
+        return;
+    Request request;
+    const QList<QByteArray> lines = buffer.left(headerEnd).split('\n');
+    const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
+    request.method = requestLine.value(0);
+    request.path = requestLine.value(1);
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const qsizetype colon = lines.at(i).indexOf(':');
+        if (colon > 0)
+            request.headers.insert(lines.at(i).left(colon).trimmed().toLower(), lines.at(i).mid(colon + 1).trimmed());
+    }
+    const qsizetype length = request.headers.value("content-length", "0").toLongLong();
+    if (buffer.size() < headerEnd + 4 + length)
+        return;
+    request.body = buffer.mid(headerEnd + 4, length);
+    buffer.clear();
+    respond(socket, request);
+}
+
+void FakeOpenAiServer::respond(QTcpSocket *socket, const Request &request)
+{
+    if (request.path.endsWith("/models")) {
+        const QByteArray body = "{\"object\":\"list\",\"data\":[{\"id\":\"fake-model\"}]}";
+        socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                      "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        socket->disconnectFromHost();
+        return;
+    }
+    m_requests.append(request);
+    Q_EMIT requestReceived(int(m_requests.size()) - 1);
+    if (!request.path.endsWith("/chat/completions") || m_script.isEmpty()) {
+        const QByteArray body = m_script.isEmpty() ? "{\"error\":{\"message\":\"the fake server has no more scripted responses\"}}"
+                                                   : "{\"error\":{\"message\":\"unknown path\"}}";
+        socket->write("HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: "
+                      + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        socket->disconnectFromHost();
+        return;
+    }
+    const Response response = m_script.takeFirst();
+    if (response.httpStatus != 200) {
+        const QByteArray body = response.writes.join();
+        socket->write("HTTP/1.1 " + QByteArray::number(response.httpStatus)
+                      + " Error\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: "
+                      + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        socket->disconnectFromHost();
+        return;
+    }
+    socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+                  "Connection: close\r\n\r\n");
+    socket->flush();
+    writeNext(socket, response.writes, response.delayMs);
+}
+
+void FakeOpenAiServer::writeNext(QTcpSocket *socket, QList<QByteArray> writes, int delayMs)
+{
+    if (writes.isEmpty()) {
+        socket->disconnectFromHost();
+        return;
+    }
+    socket->write(writes.takeFirst());
+    socket->flush();
+    QPointer<QTcpSocket> guard(socket);
+    QTimer::singleShot(delayMs, this, [this, guard, writes, delayMs] {
+        if (guard)
+            writeNext(guard, writes, delayMs);
+    });
+}
+
+} // namespace Sandcastle::Testing

@@ -1,0 +1,76 @@
+#pragma once
+
+#include <QByteArray>
+#include <QHostAddress>
+#include <QList>
+#include <QMap>
+#include <QObject>
+#include <QString>
+
+class QTcpServer;
+class QTcpSocket;
+
+namespace Sandcastle::Testing {
+
+// A scripted OpenAI-compatible Chat Completions server on loopback. Each request to
+// /v1/chat/completions takes the next scripted response: an SSE stream sent chunk by chunk
+// (with a pause between writes, so that the client really sees them split), or an HTTP error.
+// Every request is recorded. No traffic leaves the machine.
+class FakeOpenAiServer : public QObject
+{
+    Q_OBJECT
+public:
+    struct Response
+    {
+        int httpStatus = 200;
+        QList<QByteArray> writes; // raw bytes written one after the other
+        int delayMs = 2;          // between writes
+    };
+
+    struct Request
+    {
+        QByteArray method;
+        QByteArray path;
+        QMap<QByteArray, QByteArray> headers; // lower-case names
+        QByteArray body;
+        QByteArray json() const { return body; }
+    };
+
+    explicit FakeOpenAiServer(QObject *parent = nullptr);
+    ~FakeOpenAiServer() override;
+
+    bool listen(quint16 port = 0);
+    quint16 port() const;
+    QString baseUrl() const; // http://127.0.0.1:PORT/v1
+
+    void enqueue(const Response &response);
+    // Text, streamed in pieces of about `pieceSize` characters.
+    void enqueueText(const QString &text, int pieceSize = 4);
+    // One tool call whose JSON arguments arrive split into pieces of `pieceSize` bytes.
+    void enqueueToolCall(const QString &id, const QString &name, const QByteArray &argumentsJson, int pieceSize = 7);
+    void enqueueError(int httpStatus, const QByteArray &body);
+    // Loads a script: a JSON array of {"text": ...} | {"tool_call": {"id","name","arguments"}}
+    // | {"error": status, "body": ...}. Returns false with a message on a bad script.
+    bool loadScript(const QByteArray &json, QString *error);
+
+    const QList<Request> &requests() const { return m_requests; }
+    int pendingResponses() const { return int(m_script.size()); }
+
+    static QByteArray sseEvent(const QByteArray &json);
+
+Q_SIGNALS:
+    void requestReceived(int index);
+
+private:
+    void onNewConnection();
+    void onReadyRead(QTcpSocket *socket);
+    void respond(QTcpSocket *socket, const Request &request);
+    void writeNext(QTcpSocket *socket, QList<QByteArray> writes, int delayMs);
+
+    QTcpServer *m_server = nullptr;
+    QList<Response> m_script;
+    QList<Request> m_requests;
+    QMap<QTcpSocket *, QByteArray> m_buffers;
+};
+
+} // namespace Sandcastle::Testing

@@ -1,0 +1,59 @@
+#include <sandbox/kernelprotocol.h>
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+using namespace Sandcastle;
+
+class TestKernelProtocol : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void encodesARunRequestAsOneJsonLine()
+    {
+        const QByteArray line = KernelProtocol::encodeRun(7, QStringLiteral("print('a')\nprint(\"é\")"));
+        QVERIFY(line.endsWith('\n'));
+        QCOMPARE(line.count('\n'), 1);
+        const QJsonObject obj = QJsonDocument::fromJson(line).object();
+        QCOMPARE(obj.value(QStringLiteral("op")).toString(), QStringLiteral("run"));
+        QCOMPARE(obj.value(QStringLiteral("id")).toInt(), 7);
+        QCOMPARE(obj.value(QStringLiteral("code")).toString(), QStringLiteral("print('a')\nprint(\"é\")"));
+    }
+
+    void splitsEventsAcrossArbitraryReads()
+    {
+        const QByteArray stream = QByteArrayLiteral(
+            "{\"ev\": \"ready\", \"pid\": 3}\n"
+            "{\"ev\": \"out\", \"id\": 1, \"stream\": \"stderr\", \"text\": \"oops \\u2713\\n\"}\n"
+            "{\"ev\": \"done\", \"id\": 1, \"status\": \"error\", \"exit_code\": 3, \"error\": \"Trace\"}\n");
+        KernelProtocol protocol;
+        QList<KernelEvent> events;
+        for (qsizetype i = 0; i < stream.size(); i += 5)
+            events += protocol.feed(stream.mid(i, 5));
+        QVERIFY(!protocol.hasPartialLine());
+        QCOMPARE(events.size(), 3);
+        QCOMPARE(events.at(0).type, KernelEvent::Type::Ready);
+        QCOMPARE(events.at(1).type, KernelEvent::Type::Output);
+        QCOMPARE(events.at(1).stream, OutputStream::Stderr);
+        QCOMPARE(events.at(1).text, QStringLiteral("oops ✓\n"));
+        QCOMPARE(events.at(2).type, KernelEvent::Type::Done);
+        QCOMPARE(events.at(2).status, QStringLiteral("error"));
+        QCOMPARE(events.at(2).exitCode, 3);
+        QCOMPARE(events.at(2).error, QStringLiteral("Trace"));
+    }
+
+    void reportsGarbageAsInvalidWithoutLosingLaterEvents()
+    {
+        KernelProtocol protocol;
+        const auto events = protocol.feed("not json\n{\"ev\":\"mystery\"}\n{\"ev\":\"done\",\"id\":2,\"status\":\"ok\"}\n");
+        QCOMPARE(events.size(), 3);
+        QCOMPARE(events.at(0).type, KernelEvent::Type::Invalid);
+        QCOMPARE(events.at(1).type, KernelEvent::Type::Invalid);
+        QCOMPARE(events.at(2).type, KernelEvent::Type::Done);
+        QCOMPARE(events.at(2).exitCode, 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKernelProtocol)
+#include "tst_kernelprotocol.moc"

@@ -1,0 +1,100 @@
+#include <sandbox/sandboxconfig.h>
+
+#include <QtTest>
+
+#include <unistd.h>
+
+using namespace Sandcastle;
+
+class TestSandboxConfig : public QObject
+{
+    Q_OBJECT
+
+    static QString valueAfter(const QStringList &args, const QString &flag)
+    {
+        const qsizetype i = args.indexOf(flag);
+        return i >= 0 && i + 1 < args.size() ? args.at(i + 1) : QString();
+    }
+
+private Q_SLOTS:
+    void defaultsAreTheHardenedOnes()
+    {
+        SandboxConfig config;
+        config.workspace = QStringLiteral("/tmp/ws");
+        const QStringList args = config.runArguments(QStringLiteral("box"), 42);
+        QCOMPARE(valueAfter(args, QStringLiteral("--network")), QStringLiteral("none"));
+        QCOMPARE(valueAfter(args, QStringLiteral("--cap-drop")), QStringLiteral("ALL"));
+        QCOMPARE(valueAfter(args, QStringLiteral("--security-opt")), QStringLiteral("no-new-privileges"));
+        QVERIFY(args.contains(QStringLiteral("--read-only")));
+        QVERIFY(valueAfter(args, QStringLiteral("--tmpfs")).startsWith(QStringLiteral("/tmp:")));
+        QVERIFY(valueAfter(args, QStringLiteral("--tmpfs")).contains(QStringLiteral("size=")));
+        QCOMPARE(valueAfter(args, QStringLiteral("--memory")), QStringLiteral("1g"));
+        QCOMPARE(valueAfter(args, QStringLiteral("--memory-swap")), QStringLiteral("1g"));
+        QCOMPARE(valueAfter(args, QStringLiteral("--cpus")), QStringLiteral("1"));
+        QCOMPARE(valueAfter(args, QStringLiteral("--pids-limit")), QStringLiteral("256"));
+        QVERIFY(args.contains(QStringLiteral("--init")));
+        QCOMPARE(valueAfter(args, QStringLiteral("--log-driver")), QStringLiteral("none"));
+        QCOMPARE(valueAfter(args, QStringLiteral("--pull")), QStringLiteral("never"));
+        QVERIFY(args.contains(QStringLiteral("sandcastle.owner-pid=42")));
+        QVERIFY(args.contains(QStringLiteral("app=sandcastle")));
+    }
+
+    void theWorkspaceIsTheOnlyMountAndNeverTheDockerSocket()
+    {
+        SandboxConfig config;
+        config.workspace = QStringLiteral("/tmp/ws");
+        const QStringList args = config.runArguments(QStringLiteral("box"), 1);
+        QCOMPARE(args.count(QStringLiteral("--mount")), 1);
+        QCOMPARE(valueAfter(args, QStringLiteral("--mount")),
+                 QStringLiteral("type=bind,source=/tmp/ws,target=/workspace"));
+        QVERIFY(!args.contains(QStringLiteral("-v")));
+        QVERIFY(!args.contains(QStringLiteral("--volume")));
+        QVERIFY(!args.join(QLatin1Char(' ')).contains(QStringLiteral("docker.sock")));
+        QVERIFY(!args.contains(QStringLiteral("--privileged")));
+    }
+
+    void neverRunsCodeAsRoot()
+    {
+        const QString user = SandboxConfig::containerUser();
+        QVERIFY(!user.startsWith(QStringLiteral("0:")));
+        if (::getuid() == 0)
+            QCOMPARE(user, QStringLiteral("1000:1000"));
+        else
+            QCOMPARE(user, QStringLiteral("%1:%2").arg(::getuid()).arg(::getgid()));
+        SandboxConfig config;
+        QCOMPARE(valueAfter(config.runArguments(QStringLiteral("b"), 1), QStringLiteral("--user")), user);
+    }
+
+    void everyLimitIsASetting()
+    {
+        SandboxConfig config;
+        config.memory = QStringLiteral("256m");
+        config.cpus = QStringLiteral("0.5");
+        config.pidsLimit = 64;
+        config.network = true;
+        config.runtime = QStringLiteral("runsc");
+        config.conversationId = QStringLiteral("abc");
+        const QStringList args = config.runArguments(QStringLiteral("box"), 1);
+        QCOMPARE(valueAfter(args, QStringLiteral("--memory")), QStringLiteral("256m"));
+        QCOMPARE(valueAfter(args, QStringLiteral("--memory-swap")), QStringLiteral("256m"));
+        QCOMPARE(valueAfter(args, QStringLiteral("--cpus")), QStringLiteral("0.5"));
+        QCOMPARE(valueAfter(args, QStringLiteral("--pids-limit")), QStringLiteral("64"));
+        QCOMPARE(valueAfter(args, QStringLiteral("--network")), QStringLiteral("bridge"));
+        QCOMPARE(valueAfter(args, QStringLiteral("--runtime")), QStringLiteral("runsc"));
+        QVERIFY(args.contains(QStringLiteral("sandcastle.conversation=abc")));
+    }
+
+    void environmentChoosesEngineAndImage()
+    {
+        qputenv("SANDCASTLE_IMAGE", "custom:1");
+        qputenv("SANDCASTLE_ENGINE", "podman");
+        const SandboxConfig config = SandboxConfig::fromEnvironment();
+        qunsetenv("SANDCASTLE_IMAGE");
+        qunsetenv("SANDCASTLE_ENGINE");
+        QCOMPARE(config.image, QStringLiteral("custom:1"));
+        QCOMPARE(config.engine, QStringLiteral("podman"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSandboxConfig)
+#include "tst_sandboxconfig.moc"

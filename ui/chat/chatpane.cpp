@@ -1,0 +1,124 @@
+#include "chatpane.h"
+
+#include "promptedit.h"
+
+#include <QHBoxLayout>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QTextBrowser>
+#include <QTextCursor>
+#include <QVBoxLayout>
+
+namespace Sandcastle {
+
+ChatPane::ChatPane(QWidget *parent)
+    : QWidget(parent)
+    , m_transcript(new QTextBrowser(this))
+    , m_prompt(new PromptEdit(this))
+    , m_sendButton(new QPushButton(tr("Send"), this))
+{
+    m_transcript->setObjectName(QStringLiteral("transcript"));
+    m_transcript->setOpenExternalLinks(false);
+    m_prompt->setObjectName(QStringLiteral("prompt"));
+    m_prompt->setMaximumHeight(m_prompt->fontMetrics().lineSpacing() * 5);
+    m_sendButton->setObjectName(QStringLiteral("sendButton"));
+
+    auto *inputRow = new QHBoxLayout;
+    inputRow->addWidget(m_prompt, 1);
+    inputRow->addWidget(m_sendButton, 0, Qt::AlignBottom);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_transcript, 1);
+    layout->addLayout(inputRow);
+
+    connect(m_prompt, &PromptEdit::submitted, this, [this](const QString &text) {
+        if (!m_busy)
+            Q_EMIT promptSubmitted(text);
+    });
+    connect(m_sendButton, &QPushButton::clicked, this, [this] {
+        if (m_busy) {
+            Q_EMIT stopRequested();
+            return;
+        }
+        const QString text = m_prompt->toPlainText().trimmed();
+        if (!text.isEmpty())
+            Q_EMIT promptSubmitted(text);
+    });
+    setFocusProxy(m_prompt);
+}
+
+QString ChatPane::transcriptText() const
+{
+    return m_transcript->toPlainText();
+}
+
+void ChatPane::appendBlock(const QString &html)
+{
+    m_inAssistantText = false;
+    QTextCursor cursor(m_transcript->document());
+    cursor.movePosition(QTextCursor::End);
+    if (!m_transcript->document()->isEmpty())
+        cursor.insertBlock();
+    cursor.insertHtml(html);
+    m_transcript->verticalScrollBar()->setValue(m_transcript->verticalScrollBar()->maximum());
+}
+
+void ChatPane::addUserMessage(const QString &text)
+{
+    appendBlock(QStringLiteral("<p><b>%1</b><br>%2</p>")
+                    .arg(tr("You"), text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
+}
+
+void ChatPane::appendAssistantText(const QString &delta)
+{
+    if (!m_inAssistantText) {
+        appendBlock(QStringLiteral("<b>%1</b>").arg(tr("Sandcastle")));
+        QTextCursor cursor(m_transcript->document());
+        cursor.movePosition(QTextCursor::End);
+        cursor.insertBlock();
+        cursor.setCharFormat(QTextCharFormat());
+        m_inAssistantText = true;
+    }
+    QTextCursor cursor(m_transcript->document());
+    cursor.movePosition(QTextCursor::End);
+    cursor.insertText(delta);
+    m_transcript->verticalScrollBar()->setValue(m_transcript->verticalScrollBar()->maximum());
+}
+
+void ChatPane::addToolCall(const QString &name)
+{
+    appendBlock(QStringLiteral("<span style='color:#6a737d'>▶ %1</span>").arg(name.toHtmlEscaped()));
+}
+
+void ChatPane::addToolResult(const QString &status, qint64 durationMs, const QStringList &files)
+{
+    const QString colour = status == QLatin1String("ok") ? QStringLiteral("#22863a") : QStringLiteral("#cb2431");
+    QString line = QStringLiteral("<span style='color:%1'>%2</span> <span style='color:#6a737d'>%3</span>")
+                       .arg(colour, status.toHtmlEscaped(), tr("%1 ms").arg(durationMs));
+    if (!files.isEmpty())
+        line += QStringLiteral(" <span style='color:#6a737d'>— %1</span>").arg(files.join(QStringLiteral(", ")).toHtmlEscaped());
+    appendBlock(line);
+}
+
+void ChatPane::addError(const QString &message)
+{
+    appendBlock(QStringLiteral("<span style='color:#cb2431'>%1</span>").arg(message.toHtmlEscaped()));
+}
+
+void ChatPane::endAssistantMessage()
+{
+    m_inAssistantText = false;
+}
+
+void ChatPane::setBusy(bool busy)
+{
+    m_busy = busy;
+    m_sendButton->setText(busy ? tr("Stop") : tr("Send"));
+}
+
+void ChatPane::clearPrompt()
+{
+    m_prompt->clear();
+}
+
+} // namespace Sandcastle

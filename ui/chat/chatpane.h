@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QWidget>
+
+class QPushButton;
+class QTextBrowser;
+
+namespace Sandcastle {
+
+class PromptEdit;
+
+// The conversation: a transcript that streams the assistant's text and shows tool activity,
+// and the prompt box under it. Thin: the agent decides, this only shows and asks.
+class ChatPane : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ChatPane(QWidget *parent = nullptr);
+
+    PromptEdit *promptEdit() const { return m_prompt; }
+    QString transcriptText() const;
+
+    void addUserMessage(const QString &text);
+    void appendAssistantText(const QString &delta);
+    void addToolCall(const QString &name);
+    void addToolResult(const QString &status, qint64 durationMs, const QStringList &files);
+    void addError(const QString &message);
+    void endAssistantMessage();
+    void setBusy(bool busy);
+    void clearPrompt();
+
+Q_SIGNALS:
+    void promptSubmitted(const QString &text);
+    void stopRequested();
+
+private:
+    void appendBlock(const QString &html);
+
+    QTextBrowser *m_transcript = nullptr;
+    PromptEdit *m_prompt = nullptr;
+    QPushButton *m_sendButton = nullptr;
+    bool m_busy = false;
+    bool m_inAssistantText = false;
+};
+
+} // namespace Sandcastle

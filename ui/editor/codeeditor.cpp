@@ -1,0 +1,52 @@
+#include "codeeditor.h"
+
+#include <Qsci/qscilexerpython.h>
+
+#include <QFontDatabase>
+
+namespace Sandcastle {
+
+CodeEditor::CodeEditor(QWidget *parent)
+    : QsciScintilla(parent)
+{
+    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    auto *lexer = new QsciLexerPython(this);
+    lexer->setDefaultFont(mono);
+    lexer->setFont(mono);
+    setLexer(lexer);
+    setUtf8(true);
+    setMarginType(0, QsciScintilla::NumberMargin);
+    setMarginLineNumbers(0, true);
+    setMarginWidth(0, QStringLiteral("0000"));
+    setIndentationsUseTabs(false);
+    setIndentationWidth(4);
+    setAutoIndent(true);
+    setTabWidth(4);
+    setBraceMatching(QsciScintilla::SloppyBraceMatch);
+    setCaretLineVisible(true);
+    setFolding(QsciScintilla::BoxedTreeFoldStyle);
+    setWrapMode(QsciScintilla::WrapNone);
+}
+
+void CodeEditor::showStreamingCode(const QString &code)
+{
+    const bool wasReadOnly = isReadOnly();
+    setReadOnly(false);
+    // Appending keeps the view still while the code grows; replace only when it diverged.
+    const QString current = text();
+    if (code.startsWith(current) && !current.isEmpty())
+        append(code.mid(current.size()));
+    else
+        setText(code);
+    setReadOnly(wasReadOnly);
+    const int last = lines() - 1;
+    ensureLineVisible(last < 0 ? 0 : last);
+}
+
+void CodeEditor::setAgentWriting(bool writing)
+{
+    m_agentWriting = writing;
+    setReadOnly(writing);
+}
+
+} // namespace Sandcastle

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <Qsci/qsciscintilla.h>
+
+namespace Sandcastle {
+
+// The code editor: QScintilla with the Python lexer, line numbers and a monospace font. While
+// the agent streams code into it, it is read-only so the person's edits cannot collide.
+class CodeEditor : public QsciScintilla
+{
+    Q_OBJECT
+public:
+    explicit CodeEditor(QWidget *parent = nullptr);
+
+    // Replaces the text with the code streamed so far, keeping the view at the end.
+    void showStreamingCode(const QString &code);
+    void setAgentWriting(bool writing);
+    bool isAgentWriting() const { return m_agentWriting; }
+
+private:
+    bool m_agentWriting = false;
+};
+
+} // namespace Sandcastle

@@ -1,0 +1,254 @@
+#include "mainwindow.h"
+
+#include "chat/chatpane.h"
+#include "chat/promptedit.h"
+#include "console/consolepane.h"
+#include "editor/codeeditor.h"
+#include "files/filespane.h"
+
+#include <app/agent/agentrun.h>
+#include <app/llm/chatclient.h>
+#include <sandbox/sandboxsession.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QIcon>
+#include <QLabel>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTimer>
+#include <QUuid>
+
+namespace Sandcastle {
+
+MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
+    : QMainWindow(parent)
+    , m_settings(settings)
+    , m_conversationId(QUuid::createUuid().toString(QUuid::WithoutBraces).left(8))
+    , m_chat(new ChatPane(this))
+    , m_editor(new CodeEditor(this))
+    , m_console(new ConsolePane(this))
+    , m_files(new FilesPane(this))
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/sandcastle.svg")));
+    m_chat->setObjectName(QStringLiteral("chatPane"));
+    m_editor->setObjectName(QStringLiteral("editor"));
+    m_console->setObjectName(QStringLiteral("console"));
+    m_files->setObjectName(QStringLiteral("filesPane"));
+
+    m_centreSplitter = new QSplitter(Qt::Vertical, this);
+    m_centreSplitter->setObjectName(QStringLiteral("centreSplitter"));
+    m_centreSplitter->addWidget(m_editor);
+    m_centreSplitter->addWidget(m_console);
+    m_centreSplitter->setStretchFactor(0, 3);
+    m_centreSplitter->setStretchFactor(1, 2);
+    m_mainSplitter = new QSplitter(Qt::Horizontal, this);
+    m_mainSplitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_mainSplitter->addWidget(m_chat);
+    m_mainSplitter->addWidget(m_centreSplitter);
+    m_mainSplitter->addWidget(m_files);
+    m_mainSplitter->setStretchFactor(0, 3);
+    m_mainSplitter->setStretchFactor(1, 4);
+    m_mainSplitter->setStretchFactor(2, 2);
+    m_mainSplitter->setSizes({420, 620, 260});
+    setCentralWidget(m_mainSplitter);
+
+    m_sandboxStatus = new QLabel(this);
+    m_modelStatus = new QLabel(this);
+    statusBar()->addWidget(m_sandboxStatus, 1);
+    statusBar()->addPermanentWidget(m_modelStatus);
+
+    const QString workspace = m_settings.workspaceFor(m_conversationId);
+    m_files->setRoot(workspace);
+    m_client = new ChatClient(m_settings.clientConfig(), this);
+    m_session = new SandboxSession(m_settings.sandboxConfig(m_conversationId, workspace), this);
+    AgentOptions options;
+    options.maxTurns = m_settings.maxTurns;
+    m_agent = new AgentRun(m_client, m_session, options, this);
+
+    buildMenus();
+    connectAgent();
+    setConversationTitle(tr("New conversation"));
+    updateStatus();
+    resize(1300, 800);
+    restoreState();
+    // Warm the sandbox now, so the first run does not wait for a container to start.
+    QTimer::singleShot(0, m_session, [this] { m_session->start(); });
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *run = menuBar()->addMenu(tr("&Run"));
+    QAction *runCode = run->addAction(tr("&Run the editor's code"), this, &MainWindow::runEditorCode);
+    runCode->setObjectName(QStringLiteral("runEditorCode"));
+    runCode->setShortcut(QKeySequence(Qt::Key_F5));
+    QAction *stop = run->addAction(tr("&Stop"), this, [this] {
+        if (m_agent->isRunning())
+            m_agent->stop();
+        else if (m_personRunning)
+            m_session->stop();
+    });
+    stop->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
+}
+
+void MainWindow::connectAgent()
+{
+    connect(m_chat, &ChatPane::promptSubmitted, this, &MainWindow::submitPrompt);
+    connect(m_chat, &ChatPane::stopRequested, m_agent, &AgentRun::stop);
+
+    connect(m_agent, &AgentRun::textDelta, m_chat, &ChatPane::appendAssistantText);
+    connect(m_agent, &AgentRun::toolCallStarted, this, [this](const QString &, const QString &name) {
+        m_chat->endAssistantMessage();
+        if (name == QLatin1String("run_python")) {
+            m_editor->setAgentWriting(true);
+            m_editor->showStreamingCode(QString());
+        }
+    });
+    connect(m_agent, &AgentRun::toolCodeChanged, m_editor, [this](const QString &, const QString &code) {
+        m_editor->showStreamingCode(code);
+    });
+    connect(m_agent, &AgentRun::toolCall, this, [this](const QString &, const QString &name, const QString &) {
+        m_editor->setAgentWriting(false);
+        m_chat->addToolCall(name);
+        m_console->beginRun(name);
+    });
+    connect(m_agent, &AgentRun::toolOutput, m_console, [this](const QString &, OutputStream stream, const QString &text) {
+        m_console->appendOutput(stream, text);
+    });
+    connect(m_agent, &AgentRun::toolResult, this, [this](const QString &, const ExecutionResult &result) {
+        m_console->endRun(result);
+        m_chat->addToolResult(ExecutionResult::statusName(result.status), result.durationMs, result.files);
+        m_files->highlight(result.files);
+    });
+    connect(m_agent, &AgentRun::errorOccurred, m_chat, [this](const QString &, const QString &message) {
+        m_chat->addError(message);
+    });
+    connect(m_agent, &AgentRun::finished, this, [this](const QString &status, int) {
+        m_editor->setAgentWriting(false);
+        m_chat->endAssistantMessage();
+        m_chat->setBusy(false);
+        if (status == QLatin1String("max_turns"))
+            m_chat->addError(tr("The agent stopped after %1 turns without an answer.").arg(m_settings.maxTurns));
+        statusBar()->showMessage(tr("Agent: %1").arg(status), 5000);
+        updateStatus();
+    });
+
+    // Runs the person starts from the editor share the session with the agent.
+    connect(m_session, &SandboxSession::outputReady, m_console, [this](OutputStream stream, const QString &text) {
+        if (m_personRunning)
+            m_console->appendOutput(stream, text);
+    });
+    connect(m_session, &SandboxSession::finished, this, [this](const ExecutionResult &result) {
+        if (!m_personRunning)
+            return;
+        m_personRunning = false;
+        m_console->endRun(result);
+        m_files->highlight(result.files);
+        updateStatus();
+    });
+    connect(m_session, &SandboxSession::stateChanged, this, &MainWindow::updateStatus);
+    connect(m_session, &SandboxSession::errorOccurred, this, [this](const QString &message) {
+        m_console->appendOutput(OutputStream::Stderr, message + QLatin1Char('\n'));
+        statusBar()->showMessage(message, 10000);
+    });
+}
+
+void MainWindow::submitPrompt(const QString &text)
+{
+    if (m_agent->isRunning() || m_personRunning || text.trimmed().isEmpty())
+        return;
+    if (m_title == tr("New conversation")) {
+        QString title = text.simplified();
+        if (title.size() > 60)
+            title = title.left(57) + QStringLiteral("…");
+        setConversationTitle(title);
+    }
+    m_chat->clearPrompt();
+    m_chat->addUserMessage(text);
+    m_chat->setBusy(true);
+    m_agent->start(text);
+    updateStatus();
+}
+
+void MainWindow::runEditorCode()
+{
+    if (m_agent->isRunning() || m_personRunning)
+        return;
+    m_personRunning = true;
+    m_console->beginRun(tr("your code"));
+    m_session->runPython(m_editor->text());
+    updateStatus();
+}
+
+void MainWindow::setConversationTitle(const QString &title)
+{
+    m_title = title;
+    setWindowTitle(QStringLiteral("Sandcastle — ") + title);
+}
+
+void MainWindow::updateStatus()
+{
+    QString sandbox;
+    switch (m_session->state()) {
+    case SandboxSession::State::Stopped:
+        sandbox = tr("Sandbox: stopped");
+        break;
+    case SandboxSession::State::Starting:
+        sandbox = tr("Sandbox: starting…");
+        break;
+    case SandboxSession::State::Ready:
+        sandbox = tr("Sandbox: ready");
+        break;
+    case SandboxSession::State::Running:
+        sandbox = tr("Sandbox: running");
+        break;
+    }
+    const SandboxConfig &config = m_session->config();
+    sandbox += tr("  ·  network %1  ·  memory %2").arg(config.network ? tr("ON") : tr("off"), config.memory);
+    m_sandboxStatus->setText(sandbox);
+    m_modelStatus->setText(tr("Model: %1 at %2").arg(m_settings.model, m_settings.baseUrl));
+}
+
+void MainWindow::saveState()
+{
+    QSettings settings(m_settings.settingsFile(), QSettings::IniFormat);
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), QMainWindow::saveState());
+    settings.setValue(QStringLiteral("window/mainSplitter"), m_mainSplitter->saveState());
+    settings.setValue(QStringLiteral("window/centreSplitter"), m_centreSplitter->saveState());
+}
+
+void MainWindow::restoreState()
+{
+    QSettings settings(m_settings.settingsFile(), QSettings::IniFormat);
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    QMainWindow::restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_mainSplitter->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray());
+    m_centreSplitter->restoreState(settings.value(QStringLiteral("window/centreSplitter")).toByteArray());
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    m_chat->promptEdit()->setFocus(Qt::OtherFocusReason);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveState();
+    m_agent->stop();
+    m_session->stop();
+    event->accept();
+}
+
+} // namespace Sandcastle

@@ -1,0 +1,70 @@
+#pragma once
+
+#include <app/appsettings.h>
+
+#include <QMainWindow>
+
+class QLabel;
+class QSplitter;
+
+namespace Sandcastle {
+
+class AgentRun;
+class ChatClient;
+class ChatPane;
+class CodeEditor;
+class ConsolePane;
+class FilesPane;
+class SandboxSession;
+
+// The window: chat on the left, the editor in the centre over the console, the workspace's
+// files on the right. It wires one conversation's agent, model client and sandbox to the
+// panes; the panes themselves stay thin.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(const AppSettings &settings, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    ChatPane *chatPane() const { return m_chat; }
+    CodeEditor *editor() const { return m_editor; }
+    ConsolePane *console() const { return m_console; }
+    FilesPane *filesPane() const { return m_files; }
+    AgentRun *agent() const { return m_agent; }
+    SandboxSession *session() const { return m_session; }
+    QString conversationTitle() const { return m_title; }
+
+    void submitPrompt(const QString &text);
+    void runEditorCode();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+
+private:
+    void buildMenus();
+    void connectAgent();
+    void setConversationTitle(const QString &title);
+    void updateStatus();
+    void saveState();
+    void restoreState();
+
+    AppSettings m_settings;
+    QString m_conversationId;
+    QString m_title;
+    ChatPane *m_chat = nullptr;
+    CodeEditor *m_editor = nullptr;
+    ConsolePane *m_console = nullptr;
+    FilesPane *m_files = nullptr;
+    QSplitter *m_mainSplitter = nullptr;
+    QSplitter *m_centreSplitter = nullptr;
+    QLabel *m_sandboxStatus = nullptr;
+    QLabel *m_modelStatus = nullptr;
+    ChatClient *m_client = nullptr;
+    SandboxSession *m_session = nullptr;
+    AgentRun *m_agent = nullptr;
+    bool m_personRunning = false;
+};
+
+} // namespace Sandcastle
