@@ -28,3 +28,7 @@ struct ExecutionResult
 };
 
 } // namespace Sandcastle
+
+#include <QMetaType>
+Q_DECLARE_METATYPE(Sandcastle::ExecutionResult)
+Q_DECLARE_METATYPE(Sandcastle::OutputStream)

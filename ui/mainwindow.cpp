@@ -22,6 +22,11 @@
 #include <QTimer>
 #include <QUuid>
 
+static void initUiResources()
+{
+    Q_INIT_RESOURCE(resources);
+}
+
 namespace Sandcastle {
 
 MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
@@ -33,6 +38,7 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     , m_console(new ConsolePane(this))
     , m_files(new FilesPane(this))
 {
+    initUiResources();
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/sandcastle.svg")));
     m_chat->setObjectName(QStringLiteral("chatPane"));

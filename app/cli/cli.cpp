@@ -4,6 +4,7 @@
 #include <app/appsettings.h>
 #include <app/llm/chatclient.h>
 #include <sandbox/containerengine.h>
+#include <sandbox/resources.h>
 #include <sandbox/sandboxsession.h>
 
 #include <nlohmann/json.hpp>
@@ -47,7 +48,7 @@ void writeErr(const QString &text)
     std::fflush(stderr);
 }
 
-void emitJson(const nlohmann::json &event)
+void emitJson(const nlohmann::ordered_json &event)
 {
     writeOut(QString::fromStdString(event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
              + QLatin1Char('\n'));
@@ -179,7 +180,7 @@ int runChat(const QStringList &args)
     });
     QObject::connect(&agent, &AgentRun::toolResult, &loop, [&](const QString &id, const ExecutionResult &result) {
         if (asJson) {
-            nlohmann::json files = nlohmann::json::array();
+            nlohmann::ordered_json files = nlohmann::ordered_json::array();
             for (const QString &f : result.files)
                 files.push_back(utf8(f));
             emitJson({{"type", "tool_result"},
@@ -325,6 +326,7 @@ int runExec(const QStringList &args)
 
 int runImage(const QStringList &args)
 {
+    initSandboxResources();
     if (args.size() != 1 || args.first() != QLatin1String("build"))
         return usageError(QStringLiteral("the image command is: sandcastle image build"));
     QTemporaryDir context;

@@ -36,3 +36,6 @@ struct ClientConfig
 QUrl chatCompletionsUrl(const QUrl &baseUrl);
 
 } // namespace Sandcastle
+
+#include <QMetaType>
+Q_DECLARE_METATYPE(Sandcastle::ChatCompletion)

@@ -1,0 +1,208 @@
+#include <support/dockercheck.h>
+#include <support/fakeopenaiserver.h>
+
+#include <nlohmann/json.hpp>
+
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using Sandcastle::Testing::FakeOpenAiServer;
+
+// The `sandcastle` executable's headless commands, run as a person or a script would.
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dataDir;
+
+    struct Run
+    {
+        int exitCode = -1;
+        QByteArray out;
+        QByteArray err;
+    };
+
+    // Runs the binary asynchronously so that an in-process fake server can answer it.
+    Run sandcastle(const QStringList &args, const QByteArray &input = {}, int timeoutMs = 120000)
+    {
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("SANDCASTLE_DATA_DIR"), m_dataDir.path());
+        env.remove(QStringLiteral("SANDCASTLE_BASE_URL"));
+        process.setProcessEnvironment(env);
+        QSignalSpy finished(&process, &QProcess::finished);
+        process.start(qEnvironmentVariable("SANDCASTLE_BINARY"), args);
+        if (!process.waitForStarted(10000))
+            return {};
+        process.write(input);
+        process.closeWriteChannel();
+        if (!finished.wait(timeoutMs)) {
+            process.kill();
+            process.waitForFinished();
+            return {};
+        }
+        return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(!qEnvironmentVariable("SANDCASTLE_BINARY").isEmpty(), "SANDCASTLE_BINARY is not set");
+        QVERIFY(m_dataDir.isValid());
+    }
+
+    void printsItsVersion()
+    {
+        const Run run = sandcastle({QStringLiteral("--version")});
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.out, QByteArray("sandcastle " SANDCASTLE_VERSION "\n"));
+    }
+
+    void badUsageExitsWithTwoAndSaysWhy()
+    {
+        Run run = sandcastle({QStringLiteral("chat")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.err.contains("--prompt"));
+        run = sandcastle({QStringLiteral("chat"), QStringLiteral("--prompt"), QStringLiteral("x"), QStringLiteral("--bogus")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.err.contains("bogus"));
+        run = sandcastle({QStringLiteral("exec"), QStringLiteral("/nonexistent/file.py")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.err.contains("cannot read"));
+        run = sandcastle({QStringLiteral("chat"), QStringLiteral("--prompt"), QStringLiteral("x"),
+                          QStringLiteral("--base-url"), QStringLiteral("ftp://example")});
+        QCOMPARE(run.exitCode, 2);
+    }
+
+    void chatJsonPrintsTheEventsOfTheSeedExample()
+    {
+        SANDCASTLE_REQUIRE_DOCKER();
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        server.enqueueToolCall(QStringLiteral("call_1"), QStringLiteral("run_python"),
+                               "{\"code\": \"numbers = [1, 2, 3, 4, 5]; print(sum(numbers) / len(numbers))\"}");
+        server.enqueueText(QStringLiteral("The average is 3.0."));
+        const Run run = sandcastle({QStringLiteral("chat"),
+                                    QStringLiteral("--prompt"),
+                                    QStringLiteral("Calculate the average of the numbers in this list: [1, 2, 3, 4, 5]"),
+                                    QStringLiteral("--base-url"),
+                                    server.baseUrl(),
+                                    QStringLiteral("--model"),
+                                    QStringLiteral("fake-model"),
+                                    QStringLiteral("--json")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QStringList types;
+        QString toolOutput;
+        QString text;
+        nlohmann::ordered_json last;
+        const QList<QByteArray> lines = run.out.split('\n');
+        for (const QByteArray &line : lines) {
+            if (line.isEmpty())
+                continue;
+            const auto event = nlohmann::ordered_json::parse(line.toStdString(), nullptr, false);
+            QVERIFY2(event.is_object(), line.constData());
+            QVERIFY2(event.begin().key() == "type", "type must come first");
+            const QString type = QString::fromStdString(event["type"].get<std::string>());
+            types << type;
+            if (type == QLatin1String("tool_output"))
+                toolOutput += QString::fromStdString(event["text"].get<std::string>());
+            if (type == QLatin1String("text_delta"))
+                text += QString::fromStdString(event["text"].get<std::string>());
+            last = event;
+        }
+        for (const char *type : {"message", "tool_call", "tool_output", "tool_result", "usage", "text_delta", "done"})
+            QVERIFY2(types.contains(QLatin1String(type)), type);
+        QCOMPARE(toolOutput, QStringLiteral("3.0\n"));
+        QCOMPARE(text, QStringLiteral("The average is 3.0."));
+        QCOMPARE(last["type"].get<std::string>(), std::string("done"));
+        QCOMPARE(last["status"].get<std::string>(), std::string("answered"));
+        QCOMPARE(last["turns"].get<int>(), 2);
+    }
+
+    void chatExitsWithOneWhenTheModelFails()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        server.enqueueError(500, "{\"error\":{\"message\":\"model overloaded\"}}");
+        const Run run = sandcastle({QStringLiteral("chat"), QStringLiteral("--prompt"), QStringLiteral("hi"),
+                                    QStringLiteral("--base-url"), server.baseUrl(), QStringLiteral("--json")});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY(run.out.contains("\"type\":\"error\""));
+        QVERIFY(run.out.contains("model overloaded"));
+        QVERIFY(run.out.contains("\"status\":\"error\""));
+    }
+
+    void execStreamsAndReturnsTheProgramsExitCode()
+    {
+        SANDCASTLE_REQUIRE_DOCKER();
+        Run run = sandcastle({QStringLiteral("exec"), QStringLiteral("-")},
+                             "import sys\nprint('out')\nprint('err', file=sys.stderr)\n");
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.out, QByteArray("out\n"));
+        QVERIFY(run.err.contains("err\n"));
+        run = sandcastle({QStringLiteral("exec"), QStringLiteral("-")}, "raise SystemExit(3)\n");
+        QCOMPARE(run.exitCode, 3);
+        run = sandcastle({QStringLiteral("exec"), QStringLiteral("-")}, "1/0\n");
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY(run.err.contains("ZeroDivisionError"));
+    }
+
+    void execTimesOutWith124()
+    {
+        SANDCASTLE_REQUIRE_DOCKER();
+        const Run run = sandcastle({QStringLiteral("exec"), QStringLiteral("--timeout"), QStringLiteral("1"), QStringLiteral("-")},
+                                   "import time\ntime.sleep(60)\n");
+        QCOMPARE(run.exitCode, 124);
+        QVERIFY(run.err.contains("timed out"));
+    }
+
+    void execWithAMissingImageExitsWith125()
+    {
+        SANDCASTLE_REQUIRE_DOCKER();
+        qputenv("SANDCASTLE_IMAGE", "sandcastle-no-such-image:never");
+        const Run run = sandcastle({QStringLiteral("exec"), QStringLiteral("-")}, "print(1)\n");
+        qunsetenv("SANDCASTLE_IMAGE");
+        QCOMPARE(run.exitCode, 125);
+        QVERIFY(run.err.contains("sandcastle image build"));
+    }
+
+    void doctorChecksEveryPart()
+    {
+        SANDCASTLE_REQUIRE_DOCKER();
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        qputenv("SANDCASTLE_BASE_URL", server.baseUrl().toUtf8());
+        Run run = sandcastle({QStringLiteral("doctor")});
+        qunsetenv("SANDCASTLE_BASE_URL");
+        // sandcastle() removes SANDCASTLE_BASE_URL; pass it through the settings file instead.
+        QFile settings(m_dataDir.filePath(QStringLiteral("settings.ini")));
+        QVERIFY(settings.open(QIODevice::WriteOnly));
+        settings.write("[model]\nbaseUrl=" + server.baseUrl().toUtf8() + "\n");
+        settings.close();
+        run = sandcastle({QStringLiteral("doctor")});
+        QVERIFY2(run.exitCode == 0, run.out.constData());
+        for (const char *check : {"engine", "daemon", "image", "endpoint", "key"})
+            QVERIFY2(run.out.contains(check), check);
+        QVERIFY(!run.out.contains("FAIL"));
+        QFile::remove(settings.fileName());
+
+        qputenv("SANDCASTLE_IMAGE", "sandcastle-no-such-image:never");
+        run = sandcastle({QStringLiteral("doctor")});
+        qunsetenv("SANDCASTLE_IMAGE");
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY(run.out.contains("FAIL  image"));
+    }
+
+    void imageBuildIsANoOpWhenTheImageIsCurrent()
+    {
+        SANDCASTLE_REQUIRE_DOCKER();
+        const Run run = sandcastle({QStringLiteral("image"), QStringLiteral("build")}, {}, 1800000);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(run.out.contains("up to date") || run.out.contains("built"), run.out.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

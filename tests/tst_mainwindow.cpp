@@ -1,0 +1,144 @@
+#include <app/agent/agentrun.h>
+#include <app/appsettings.h>
+#include <sandbox/sandboxsession.h>
+#include <support/dockercheck.h>
+#include <support/fakeopenaiserver.h>
+#include <ui/chat/chatpane.h>
+#include <ui/chat/promptedit.h>
+#include <ui/console/consolepane.h>
+#include <ui/editor/codeeditor.h>
+#include <ui/files/filespane.h>
+#include <ui/mainwindow.h>
+
+#include <Qsci/qscilexer.h>
+
+#include <QApplication>
+#include <QFileSystemModel>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSplitter>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace Sandcastle;
+using Sandcastle::Testing::FakeOpenAiServer;
+
+// The real main window, offscreen, driven through the keyboard as a person would.
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dataDir;
+
+    AppSettings settingsFor(const FakeOpenAiServer &server) const
+    {
+        AppSettings settings;
+        settings.dataDir = m_dataDir.path();
+        settings.baseUrl = server.baseUrl();
+        settings.model = QStringLiteral("fake-model");
+        settings.image = SandboxConfig::fromEnvironment().image;
+        settings.engine = SandboxConfig::fromEnvironment().engine;
+        return settings;
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void showsFourPanesAndStartsWithThePromptFocused()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        MainWindow window(settingsFor(server));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QCOMPARE(window.windowTitle(), QStringLiteral("Sandcastle — New conversation"));
+        for (QWidget *pane : {static_cast<QWidget *>(window.chatPane()), static_cast<QWidget *>(window.editor()),
+                              static_cast<QWidget *>(window.console()), static_cast<QWidget *>(window.filesPane())}) {
+            QVERIFY(pane->isVisible());
+            QVERIFY(pane->width() > 50);
+            QVERIFY(pane->height() > 50);
+        }
+        // chat left of the editor, files right of it, console under it
+        QVERIFY(window.chatPane()->mapTo(&window, QPoint()).x() < window.editor()->mapTo(&window, QPoint()).x());
+        QVERIFY(window.filesPane()->mapTo(&window, QPoint()).x() > window.editor()->mapTo(&window, QPoint()).x());
+        QVERIFY(window.console()->mapTo(&window, QPoint()).y() > window.editor()->mapTo(&window, QPoint()).y());
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget *>(window.chatPane()->promptEdit()));
+        QVERIFY(window.editor()->lexer() != nullptr);
+        QCOMPARE(QString::fromLatin1(window.editor()->lexer()->language()), QStringLiteral("Python"));
+    }
+
+    void splitterSizesSurviveARestart()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        QList<int> saved;
+        {
+            MainWindow window(settingsFor(server));
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            auto *splitter = window.findChild<QSplitter *>(QStringLiteral("mainSplitter"));
+            QVERIFY(splitter);
+            splitter->setSizes({500, 400, 300});
+            saved = splitter->sizes();
+            window.close();
+        }
+        MainWindow again(settingsFor(server));
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        // The platform may move the window by a frame's width; the layout must come back.
+        const QList<int> restored = again.findChild<QSplitter *>(QStringLiteral("mainSplitter"))->sizes();
+        QCOMPARE(restored.size(), saved.size());
+        for (qsizetype i = 0; i < saved.size(); ++i)
+            QVERIFY2(qAbs(restored.at(i) - saved.at(i)) <= 8,
+                     qPrintable(QStringLiteral("pane %1: %2 vs %3").arg(i).arg(restored.at(i)).arg(saved.at(i))));
+    }
+
+    void aPromptTypedAndEnteredRunsTheWholePath()
+    {
+        SANDCASTLE_REQUIRE_DOCKER();
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        const QString code = QStringLiteral("numbers = [1, 2, 3, 4, 5]; print(sum(numbers) / len(numbers))");
+        server.enqueueToolCall(QStringLiteral("call_ui"), QStringLiteral("run_python"),
+                               "{\"code\": \"" + code.toUtf8() + "\"}");
+        server.enqueueText(QStringLiteral("The average of the numbers is 3.0."));
+
+        MainWindow window(settingsFor(server));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QSignalSpy finished(window.agent(), &AgentRun::finished);
+        QWidget *focused = QApplication::focusWidget();
+        QVERIFY(focused);
+        QTest::keyClicks(focused, QStringLiteral("Calculate the average of the numbers in this list: [1, 2, 3, 4, 5]"));
+        QTest::keyClick(focused, Qt::Key_Return);
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.first().at(0).toString(), QStringLiteral("answered"));
+
+        QCOMPARE(window.editor()->text(), code);
+        QVERIFY2(window.console()->toPlainText().contains(QStringLiteral("3.0")), qPrintable(window.console()->toPlainText()));
+        const QString transcript = window.chatPane()->transcriptText();
+        QVERIFY(transcript.contains(QStringLiteral("Calculate the average")));
+        QVERIFY2(transcript.contains(QStringLiteral("The average of the numbers is 3.0.")), qPrintable(transcript));
+        QVERIFY(window.windowTitle().startsWith(QStringLiteral("Sandcastle — Calculate the average")));
+        QVERIFY(window.chatPane()->promptEdit()->toPlainText().isEmpty());
+    }
+
+    void thePersonCanEditAndRerunTheCode()
+    {
+        SANDCASTLE_REQUIRE_DOCKER();
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        MainWindow window(settingsFor(server));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy finished(window.session(), &SandboxSession::finished);
+        window.editor()->setText(QStringLiteral("open('note.txt', 'w').write('hi')\nprint('edited', 2 + 2)"));
+        window.runEditorCode();
+        QVERIFY(finished.wait(120000));
+        QVERIFY(window.console()->toPlainText().contains(QStringLiteral("edited 4")));
+        QTRY_VERIFY_WITH_TIMEOUT(window.filesPane()->model()->index(window.filesPane()->root() + QStringLiteral("/note.txt")).isValid(), 10000);
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,231 @@
+#include <sandbox/containerengine.h>
+#include <sandbox/sandboxsession.h>
+#include <support/dockercheck.h>
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace Sandcastle;
+
+// Against the real engine and image: the session's promises, and the hardening it starts with.
+class TestSandboxSession : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_workspace;
+    std::unique_ptr<SandboxSession> m_session;
+
+    ExecutionResult run(const QString &code, int timeoutMs = -1, QString *streamed = nullptr)
+    {
+        QSignalSpy finished(m_session.get(), &SandboxSession::finished);
+        QString output;
+        auto connection = connect(m_session.get(), &SandboxSession::outputReady, this,
+                                  [&output](OutputStream, const QString &text) { output += text; });
+        m_session->runPython(code, timeoutMs);
+        const bool done = finished.wait(120000);
+        disconnect(connection);
+        if (streamed)
+            *streamed = output;
+        if (!done) {
+            ExecutionResult none;
+            none.status = ExecutionResult::Status::EngineError;
+            none.error = QStringLiteral("no result in 120 s");
+            return none;
+        }
+        return finished.first().at(0).value<ExecutionResult>();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        SANDCASTLE_REQUIRE_DOCKER();
+        QVERIFY(m_workspace.isValid());
+        SandboxConfig config = SandboxConfig::fromEnvironment();
+        config.workspace = m_workspace.path();
+        config.conversationId = QStringLiteral("tst-session");
+        m_session = std::make_unique<SandboxSession>(config);
+        QSignalSpy ready(m_session.get(), &SandboxSession::ready);
+        m_session->start();
+        QVERIFY2(ready.wait(60000), "the session did not become ready");
+    }
+
+    void cleanupTestCase() { m_session.reset(); }
+
+    void runsCodeAndReturnsItsOutput()
+    {
+        const ExecutionResult result = run(QStringLiteral("numbers = [1, 2, 3, 4, 5]\nprint(sum(numbers) / len(numbers))"));
+        QCOMPARE(ExecutionResult::statusName(result.status), QStringLiteral("ok"));
+        QCOMPARE(result.exitCode, 0);
+        QCOMPARE(result.stdoutText, QStringLiteral("3.0\n"));
+        QVERIFY(result.durationMs >= 0);
+    }
+
+    void variablesPersistBetweenRuns()
+    {
+        QCOMPARE(run(QStringLiteral("counter = 41")).status, ExecutionResult::Status::Ok);
+        QCOMPARE(run(QStringLiteral("counter += 1\nprint(counter)")).stdoutText, QStringLiteral("42\n"));
+    }
+
+    void exceptionsComeBackWithTheirTraceback()
+    {
+        const ExecutionResult result = run(QStringLiteral("def f():\n    return 1 / 0\nf()"));
+        QCOMPARE(result.status, ExecutionResult::Status::Error);
+        QCOMPARE(result.exitCode, 1);
+        QVERIFY(result.error.contains(QStringLiteral("ZeroDivisionError")));
+        QVERIFY(result.error.contains(QStringLiteral("line 2, in f")));
+        // and the kernel lives on
+        QCOMPARE(run(QStringLiteral("print('alive')")).stdoutText, QStringLiteral("alive\n"));
+    }
+
+    void outputStreamsBeforeTheRunEnds()
+    {
+        QSignalSpy finished(m_session.get(), &SandboxSession::finished);
+        QElapsedTimer clock;
+        qint64 firstOutputAt = -1;
+        auto connection = connect(m_session.get(), &SandboxSession::outputReady, this, [&](OutputStream, const QString &) {
+            if (firstOutputAt < 0)
+                firstOutputAt = clock.elapsed();
+        });
+        clock.start();
+        m_session->runPython(QStringLiteral("import time\nprint('first', flush=True)\ntime.sleep(1.5)\nprint('second')"));
+        QVERIFY(finished.wait(60000));
+        const qint64 finishedAt = clock.elapsed();
+        disconnect(connection);
+        QVERIFY(firstOutputAt >= 0);
+        QVERIFY2(finishedAt - firstOutputAt >= 1000,
+                 qPrintable(QStringLiteral("first output at %1 ms, end at %2 ms").arg(firstOutputAt).arg(finishedAt)));
+    }
+
+    void stderrAndSubprocessOutputAreCaptured()
+    {
+        QString streamed;
+        const ExecutionResult result = run(QStringLiteral("import sys, subprocess\nprint('to err', file=sys.stderr)\n"
+                                                          "subprocess.run(['echo', 'from child'])"),
+                                           -1,
+                                           &streamed);
+        QCOMPARE(result.status, ExecutionResult::Status::Ok);
+        QCOMPARE(result.stderrText, QStringLiteral("to err\n"));
+        QCOMPARE(result.stdoutText, QStringLiteral("from child\n"));
+        QVERIFY(streamed.contains(QStringLiteral("from child")));
+    }
+
+    void filesWrittenToTheWorkspaceAreReportedAndOwnedByTheHost()
+    {
+        const ExecutionResult result = run(QStringLiteral("open('result.csv', 'w').write('a,b\\n1,2\\n')"));
+        QCOMPARE(result.status, ExecutionResult::Status::Ok);
+        QCOMPARE(result.files, QStringList{QStringLiteral("result.csv")});
+        QFile file(m_workspace.filePath(QStringLiteral("result.csv")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray("a,b\n1,2\n"));
+    }
+
+    void theContainerHasNoNetwork()
+    {
+        const ExecutionResult result = run(QStringLiteral(
+            "import os, socket\n"
+            "print('ifaces', sorted(os.listdir('/sys/class/net')))\n"
+            "try:\n    socket.getaddrinfo('deb.debian.org', 80)\n    print('dns ok')\n"
+            "except OSError as e:\n    print('dns failed')\n"
+            "s = socket.socket()\n"
+            "try:\n    s.connect(('127.0.0.1', 9))\n    print('connected')\n"
+            "except OSError as e:\n    print('refused' if isinstance(e, ConnectionRefusedError) else 'error', e.errno)\n"));
+        QCOMPARE(result.status, ExecutionResult::Status::Ok);
+        QVERIFY2(result.stdoutText.contains(QStringLiteral("ifaces ['lo']")), qPrintable(result.stdoutText));
+        QVERIFY2(result.stdoutText.contains(QStringLiteral("dns failed")), qPrintable(result.stdoutText));
+        QVERIFY2(result.stdoutText.contains(QStringLiteral("refused")), qPrintable(result.stdoutText));
+    }
+
+    void theCodeRunsUnprivilegedOnAReadOnlyRoot()
+    {
+        const ExecutionResult result = run(QStringLiteral(
+            "import os\nprint('uid', os.getuid())\n"
+            "try:\n    open('/etc/evil', 'w')\n    print('wrote root')\nexcept OSError:\n    print('root read-only')\n"
+            "open('/tmp/scratch', 'w').write('ok'); print('tmp writable')\n"
+            "print('caps', [l.split()[1] for l in open('/proc/self/status') if l.startswith('CapEff')][0])\n"
+            "print('nnp', [l.split()[1] for l in open('/proc/self/status') if l.startswith('NoNewPrivs')][0])\n"));
+        QCOMPARE(result.status, ExecutionResult::Status::Ok);
+        QVERIFY(!result.stdoutText.contains(QStringLiteral("uid 0\n")));
+        QVERIFY(result.stdoutText.contains(QStringLiteral("root read-only")));
+        QVERIFY(result.stdoutText.contains(QStringLiteral("tmp writable")));
+        QVERIFY2(result.stdoutText.contains(QStringLiteral("caps 0000000000000000")), qPrintable(result.stdoutText));
+        QVERIFY(result.stdoutText.contains(QStringLiteral("nnp 1")));
+    }
+
+    void theContainerCarriesTheLimitsAndLabels()
+    {
+        const ContainerEngine engine(m_session->config().engine);
+        const auto out = engine.run({QStringLiteral("inspect"), m_session->containerName()});
+        QCOMPARE(out.exitCode, 0);
+        const QString inspect = QString::fromUtf8(out.stdoutData);
+        QVERIFY(inspect.contains(QStringLiteral("\"Memory\": 1073741824")));
+        QVERIFY(inspect.contains(QStringLiteral("\"MemorySwap\": 1073741824")));
+        QVERIFY(inspect.contains(QStringLiteral("\"PidsLimit\": 256")));
+        QVERIFY(inspect.contains(QStringLiteral("\"NanoCpus\": 1000000000")));
+        QVERIFY(inspect.contains(QStringLiteral("\"ReadonlyRootfs\": true")));
+        QVERIFY(inspect.contains(QStringLiteral("\"NetworkMode\": \"none\"")));
+        QVERIFY(inspect.contains(QStringLiteral("\"app\": \"sandcastle\"")));
+        QVERIFY(!inspect.contains(QStringLiteral("docker.sock")));
+    }
+
+    void aTimeoutStopsTheRunAndTheNextRunStartsAfresh()
+    {
+        const QString oldContainer = m_session->containerName();
+        QElapsedTimer clock;
+        clock.start();
+        const ExecutionResult result = run(QStringLiteral("import time\nprint('going', flush=True)\ntime.sleep(600)"), 1500);
+        QCOMPARE(ExecutionResult::statusName(result.status), QStringLiteral("timeout"));
+        QCOMPARE(result.exitCode, 124);
+        QVERIFY(result.stateLost);
+        QVERIFY(result.stdoutText.contains(QStringLiteral("going")));
+        QVERIFY2(clock.elapsed() < 20000, "the timeout did not stop the run");
+        const ExecutionResult next = run(QStringLiteral("print('again')"));
+        QCOMPARE(next.stdoutText, QStringLiteral("again\n"));
+        QVERIFY(m_session->containerName() != oldContainer);
+    }
+
+    void aSecondRunWhileBusyIsRefusedNotQueuedSilently()
+    {
+        QSignalSpy finished(m_session.get(), &SandboxSession::finished);
+        m_session->runPython(QStringLiteral("import time; time.sleep(0.5)"));
+        m_session->runPython(QStringLiteral("print('second')"));
+        QVERIFY(finished.wait(30000));
+        if (finished.size() < 2)
+            QVERIFY(finished.wait(30000));
+        const auto first = finished.at(0).at(0).value<ExecutionResult>();
+        QCOMPARE(first.status, ExecutionResult::Status::EngineError);
+        QVERIFY(first.error.contains(QStringLiteral("in progress")));
+        QCOMPARE(finished.at(1).at(0).value<ExecutionResult>().status, ExecutionResult::Status::Ok);
+    }
+
+    void stopRemovesTheContainer()
+    {
+        const QString name = m_session->containerName();
+        QVERIFY(!name.isEmpty());
+        m_session->stop();
+        const auto out = ContainerEngine(m_session->config().engine).run({QStringLiteral("inspect"), name});
+        QVERIFY(out.exitCode != 0);
+        QCOMPARE(m_session->state(), SandboxSession::State::Stopped);
+    }
+
+    void aMissingImageIsAClearEngineError()
+    {
+        SandboxConfig config = SandboxConfig::fromEnvironment();
+        config.image = QStringLiteral("sandcastle-no-such-image:never");
+        SandboxSession session(config);
+        QSignalSpy finished(&session, &SandboxSession::finished);
+        session.runPython(QStringLiteral("print(1)"));
+        QVERIFY(finished.wait(60000));
+        const auto result = finished.first().at(0).value<ExecutionResult>();
+        QCOMPARE(result.status, ExecutionResult::Status::EngineError);
+        QVERIFY2(result.error.contains(QStringLiteral("sandcastle image build")), qPrintable(result.error));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSandboxSession)
+#include "tst_sandboxsession.moc"
