@@ -1,0 +1,98 @@
+# Shared by scripts/setup, scripts/run and scripts/test; sourced, not run.
+# Everything here is idempotent: a second call finds the work done and returns at once.
+
+set -euo pipefail
+
+SANDCASTLE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SANDCASTLE_PRESET="${SANDCASTLE_PRESET:-dev}"
+SANDCASTLE_BUILD_DIR="$SANDCASTLE_ROOT/build/$SANDCASTLE_PRESET"
+SANDCASTLE_ENGINE="${SANDCASTLE_ENGINE:-docker}"
+
+# Debian/Ubuntu packages the build, the tests and the sandbox need.
+SANDCASTLE_PACKAGES=(
+    cmake ninja-build g++ pkg-config
+    qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+    libqscintilla2-qt6-dev nlohmann-json3-dev libgl-dev
+    docker.io debootstrap ca-certificates
+)
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+as_root() {
+    if [[ $(id -u) -eq 0 ]]; then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1; then
+        say "sudo $*"
+        sudo "$@"
+    else
+        die "'$*' needs root and sudo is not installed"
+    fi
+}
+
+install_packages() {
+    local missing=()
+    local pkg
+    for pkg in "${SANDCASTLE_PACKAGES[@]}"; do
+        if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$pkg")
+        fi
+    done
+    if [[ ${#missing[@]} -eq 0 ]]; then
+        return 0
+    fi
+    command -v apt-get >/dev/null 2>&1 || die "apt-get not found: install these yourself: ${missing[*]}"
+    say "installing ${missing[*]}"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+docker_ok() { "$SANDCASTLE_ENGINE" info >/dev/null 2>&1; }
+
+start_docker() {
+    if docker_ok; then
+        return 0
+    fi
+    [[ "$SANDCASTLE_ENGINE" == docker ]] || die "$SANDCASTLE_ENGINE does not answer; start it yourself"
+    if command -v systemctl >/dev/null 2>&1 && [[ -d /run/systemd/system ]]; then
+        say "starting the Docker service"
+        as_root systemctl start docker || true
+    fi
+    if ! docker_ok && command -v dockerd >/dev/null 2>&1 && ! pgrep -x dockerd >/dev/null 2>&1; then
+        local log="${TMPDIR:-/tmp}/sandcastle-dockerd.log"
+        say "starting dockerd (log: $log)"
+        # setsid keeps the daemon alive after this script and its terminal are gone.
+        as_root setsid nohup dockerd >"$log" 2>&1 </dev/null &
+    fi
+    local i
+    for i in $(seq 1 60); do
+        if docker_ok; then
+            return 0
+        fi
+        sleep 1
+    done
+    if [[ $(id -u) -ne 0 ]] && ! docker_ok && [[ -S /var/run/docker.sock ]]; then
+        die "the Docker daemon runs but this user may not use it: 'sudo usermod -aG docker $USER', then log in again"
+    fi
+    die "the Docker daemon did not start; see ${TMPDIR:-/tmp}/sandcastle-dockerd.log"
+}
+
+build_project() {
+    if [[ ! -f "$SANDCASTLE_BUILD_DIR/build.ninja" ]]; then
+        say "configuring ($SANDCASTLE_PRESET)"
+        cmake --preset "$SANDCASTLE_PRESET" -S "$SANDCASTLE_ROOT" >/dev/null
+    fi
+    say "building ($SANDCASTLE_PRESET)"
+    cmake --build "$SANDCASTLE_BUILD_DIR" --parallel "$(nproc)" || die "the build failed"
+}
+
+build_image() {
+    bash "$SANDCASTLE_ROOT/sandbox/image/build-image.sh"
+}
+
+setup_all() {
+    install_packages
+    start_docker
+    build_project
+    build_image
+}
