@@ -68,7 +68,8 @@ ClientConfig AppSettings::clientConfig() const
     return config;
 }
 
-SandboxConfig AppSettings::sandboxConfig(const QString &conversationId, const QString &workspace) const
+SandboxConfig AppSettings::sandboxConfig(const QString &conversationId,
+                                         const QString &workspace) const
 {
     SandboxConfig config;
     config.engine = engine;

@@ -32,7 +32,8 @@ int main(int argc, char *argv[])
     setIdentity();
     QApplication::setDesktopFileName(QStringLiteral("sandcastle"));
     QTranslator translator;
-    if (translator.load(QLocale(), QStringLiteral("sandcastle"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+    if (translator.load(
+            QLocale(), QStringLiteral("sandcastle"), QStringLiteral("_"), QStringLiteral(":/i18n")))
         QCoreApplication::installTranslator(&translator);
 
     const Sandcastle::AppSettings settings = Sandcastle::AppSettings::load();

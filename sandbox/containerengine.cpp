@@ -12,9 +12,8 @@ ContainerEngine::ContainerEngine(QString program)
     : m_program(std::move(program))
 {}
 
-ContainerEngine::Output ContainerEngine::run(const QStringList &args,
-                                             int timeoutMs,
-                                             const QByteArray &input) const
+ContainerEngine::Output
+ContainerEngine::run(const QStringList &args, int timeoutMs, const QByteArray &input) const
 {
     Output out;
     QProcess process;
@@ -38,7 +37,8 @@ ContainerEngine::Output ContainerEngine::run(const QStringList &args,
 
 Result<QString> ContainerEngine::checkDaemon() const
 {
-    if (QStandardPaths::findExecutable(m_program).isEmpty() && !m_program.contains(QLatin1Char('/'))) {
+    if (QStandardPaths::findExecutable(m_program).isEmpty()
+        && !m_program.contains(QLatin1Char('/'))) {
         return Result<QString>::failure(
             QStringLiteral("'%1' is not installed (on Debian/Ubuntu: apt-get install docker.io)")
                 .arg(m_program));
@@ -50,7 +50,8 @@ Result<QString> ContainerEngine::checkDaemon() const
     if (!out.started)
         return Result<QString>::failure(QStringLiteral("could not start '%1'").arg(m_program));
     if (out.timedOut)
-        return Result<QString>::failure(QStringLiteral("the %1 daemon did not answer in 15 s").arg(m_program));
+        return Result<QString>::failure(
+            QStringLiteral("the %1 daemon did not answer in 15 s").arg(m_program));
     if (out.exitCode == 0)
         return Result<QString>::ok(QString::fromUtf8(out.stdoutData).trimmed());
     const QString err = QString::fromUtf8(out.stderrData).trimmed();
@@ -70,7 +71,8 @@ Result<bool> ContainerEngine::imageExists(const QString &image) const
 {
     const Output out = run({QStringLiteral("image"), QStringLiteral("inspect"), image}, 15000);
     if (!out.started || out.timedOut)
-        return Result<bool>::failure(QStringLiteral("could not ask %1 about the image").arg(m_program));
+        return Result<bool>::failure(
+            QStringLiteral("could not ask %1 about the image").arg(m_program));
     return Result<bool>::ok(out.exitCode == 0);
 }
 
@@ -86,7 +88,8 @@ int ContainerEngine::reapOrphans() const
     if (out.exitCode != 0)
         return 0;
     QStringList orphans;
-    const QStringList lines = QString::fromUtf8(out.stdoutData).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const QStringList lines
+        = QString::fromUtf8(out.stdoutData).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     for (const QString &line : lines) {
         const QStringList parts = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
         if (parts.isEmpty())

@@ -15,9 +15,9 @@ struct KernelEvent
     Type type = Type::Invalid;
     qint64 id = 0;
     OutputStream stream = OutputStream::Stdout;
-    QString text;   // Output: the text; ProtocolError/Invalid: what was wrong
-    QString status; // Done: "ok" or "error"
-    QString error;  // Done: the traceback
+    QString text;     // Output: the text; ProtocolError/Invalid: what was wrong
+    QString status;   // Done: "ok" or "error"
+    QString error;    // Done: the traceback
     int exitCode = 0; // Done: 0, 1 for an exception, or the code given to SystemExit
 };
 

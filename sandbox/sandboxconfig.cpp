@@ -40,20 +40,18 @@ QStringList SandboxConfig::runArguments(const QString &containerName, qint64 own
                      QStringLiteral("--label"),
                      QStringLiteral("sandcastle.owner-pid=") + QString::number(ownerPid)};
     if (!conversationId.isEmpty())
-        args << QStringLiteral("--label") << QStringLiteral("sandcastle.conversation=") + conversationId;
-    args << QStringLiteral("--network") << (network ? QStringLiteral("bridge") : QStringLiteral("none"))
+        args << QStringLiteral("--label")
+             << QStringLiteral("sandcastle.conversation=") + conversationId;
+    args << QStringLiteral("--network")
+         << (network ? QStringLiteral("bridge") : QStringLiteral("none"))
          << QStringLiteral("--cap-drop") << QStringLiteral("ALL")
          << QStringLiteral("--security-opt") << QStringLiteral("no-new-privileges")
-         << QStringLiteral("--read-only")
-         << QStringLiteral("--tmpfs")
+         << QStringLiteral("--read-only") << QStringLiteral("--tmpfs")
          << QStringLiteral("/tmp:rw,nosuid,nodev,size=") + tmpfsSize + QStringLiteral(",mode=1777")
-         << QStringLiteral("--memory") << memory
-         << QStringLiteral("--memory-swap") << memory
-         << QStringLiteral("--cpus") << cpus
-         << QStringLiteral("--pids-limit") << QString::number(pidsLimit)
-         << QStringLiteral("--init")
-         << QStringLiteral("--log-driver") << QStringLiteral("none")
-         << QStringLiteral("--user") << containerUser();
+         << QStringLiteral("--memory") << memory << QStringLiteral("--memory-swap") << memory
+         << QStringLiteral("--cpus") << cpus << QStringLiteral("--pids-limit")
+         << QString::number(pidsLimit) << QStringLiteral("--init") << QStringLiteral("--log-driver")
+         << QStringLiteral("none") << QStringLiteral("--user") << containerUser();
     if (!runtime.isEmpty())
         args << QStringLiteral("--runtime") << runtime;
     if (!workspace.isEmpty()) {

@@ -19,9 +19,11 @@ constexpr int kKillGraceMs = 5000;
 QString describeStartFailure(const QString &image, const QByteArray &stderrData)
 {
     const QString err = QString::fromUtf8(stderrData).trimmed();
-    if (err.contains(QLatin1String("No such image")) || err.contains(QLatin1String("Unable to find image"))
+    if (err.contains(QLatin1String("No such image"))
+        || err.contains(QLatin1String("Unable to find image"))
         || err.contains(QLatin1String("pull access denied"))) {
-        return QStringLiteral("the sandbox image %1 is missing; build it with 'sandcastle image build'")
+        return QStringLiteral(
+                   "the sandbox image %1 is missing; build it with 'sandcastle image build'")
             .arg(image);
     }
     if (err.contains(QLatin1String("Cannot connect to the Docker daemon"))
@@ -64,7 +66,8 @@ bool SandboxSession::prepareWorkspace(QString *error) const
     if (m_config.workspace.isEmpty())
         return true;
     if (m_config.workspace.contains(QLatin1Char(','))) {
-        *error = QStringLiteral("the workspace path must not contain a comma: ") + m_config.workspace;
+        *error
+            = QStringLiteral("the workspace path must not contain a comma: ") + m_config.workspace;
         return false;
     }
     if (!QDir().mkpath(m_config.workspace)) {
@@ -99,16 +102,20 @@ void SandboxSession::start()
     setState(State::Starting);
     m_starter = new QProcess(this);
     QProcess *starter = m_starter;
-    connect(starter, &QProcess::finished, this, [this, starter](int exitCode, QProcess::ExitStatus status) {
-        const QByteArray err = starter->readAllStandardError();
-        starter->deleteLater();
-        onContainerStarted(status == QProcess::NormalExit ? exitCode : -1, err);
-    });
+    connect(starter,
+            &QProcess::finished,
+            this,
+            [this, starter](int exitCode, QProcess::ExitStatus status) {
+                const QByteArray err = starter->readAllStandardError();
+                starter->deleteLater();
+                onContainerStarted(status == QProcess::NormalExit ? exitCode : -1, err);
+            });
     connect(starter, &QProcess::errorOccurred, this, [this, starter](QProcess::ProcessError e) {
         if (e != QProcess::FailedToStart)
             return;
         starter->deleteLater();
-        failStart(QStringLiteral("'%1' could not be started: is it installed? (apt-get install docker.io)")
+        failStart(QStringLiteral(
+                      "'%1' could not be started: is it installed? (apt-get install docker.io)")
                       .arg(m_config.engine));
     });
     starter->start(m_config.engine,
@@ -138,11 +145,14 @@ void SandboxSession::startKernel()
         if (m_kernelStderr.size() > 65536)
             m_kernelStderr = m_kernelStderr.right(65536);
     });
-    connect(kernel, &QProcess::finished, this, [this, kernel](int exitCode, QProcess::ExitStatus status) {
-        if (kernel != m_kernel)
-            return;
-        onKernelFinished(status == QProcess::NormalExit ? exitCode : -1);
-    });
+    connect(kernel,
+            &QProcess::finished,
+            this,
+            [this, kernel](int exitCode, QProcess::ExitStatus status) {
+                if (kernel != m_kernel)
+                    return;
+                onKernelFinished(status == QProcess::NormalExit ? exitCode : -1);
+            });
     connect(kernel, &QProcess::errorOccurred, this, [this, kernel](QProcess::ProcessError e) {
         if (e == QProcess::FailedToStart && kernel == m_kernel)
             onKernelFinished(-1);
@@ -208,7 +218,8 @@ void SandboxSession::runPython(const QString &code, int timeoutMs)
         busy.status = ExecutionResult::Status::EngineError;
         busy.exitCode = 125;
         busy.error = QStringLiteral("another run is still in progress in this sandbox");
-        QMetaObject::invokeMethod(this, [this, busy] { Q_EMIT finished(busy); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, busy] { Q_EMIT finished(busy); }, Qt::QueuedConnection);
         return;
     }
     if (m_state == State::Ready) {
@@ -263,7 +274,8 @@ void SandboxSession::finishRun(ExecutionResult result)
     flushOutput();
     m_running = false;
     result.durationMs = m_elapsed.isValid() ? m_elapsed.elapsed() : 0;
-    result.files = WorkspaceSnapshot::changedFiles(m_before, WorkspaceSnapshot::take(m_config.workspace));
+    result.files
+        = WorkspaceSnapshot::changedFiles(m_before, WorkspaceSnapshot::take(m_config.workspace));
     if (m_state == State::Running)
         setState(State::Ready);
     Q_EMIT finished(result);
@@ -350,6 +362,7 @@ void SandboxSession::removeContainerAsync()
 
 void SandboxSession::stop()
 {
+    const bool hadPending = m_pending.has_value();
     m_pending.reset();
     m_timeoutTimer.stop();
     m_flushTimer.stop();
@@ -376,6 +389,14 @@ void SandboxSession::stop()
     const bool wasRunning = m_running;
     m_running = false;
     setState(State::Stopped);
+    if (hadPending && !wasRunning) {
+        // Every runPython() ends in one finished(), even one that never got to start.
+        ExecutionResult result;
+        result.status = ExecutionResult::Status::Killed;
+        result.exitCode = 137;
+        result.error = QStringLiteral("the run was stopped before it started");
+        Q_EMIT finished(result);
+    }
     if (wasRunning) {
         ExecutionResult result = m_current;
         result.status = ExecutionResult::Status::Killed;

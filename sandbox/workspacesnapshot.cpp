@@ -25,13 +25,15 @@ WorkspaceSnapshot WorkspaceSnapshot::take(const QString &root, int maxFiles)
         if (relative == QLatin1String(".sandcastle")
             || relative.startsWith(QLatin1String(".sandcastle/")))
             continue;
-        struct stat st {};
+        struct stat st
+        {
+        };
         // lstat: a symlink planted by the code is recorded as itself, never followed.
         if (::lstat(QFile::encodeName(path).constData(), &st) != 0 || !S_ISREG(st.st_mode))
             continue;
-        snapshot.m_entries.insert(relative,
-                                  {qint64(st.st_size),
-                                   qint64(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec});
+        snapshot.m_entries.insert(
+            relative,
+            {qint64(st.st_size), qint64(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec});
     }
     return snapshot;
 }

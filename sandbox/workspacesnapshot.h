@@ -16,7 +16,8 @@ public:
     static WorkspaceSnapshot take(const QString &root, int maxFiles = 20000);
 
     // Relative paths (with '/') that are new in `after` or differ from `before`, sorted.
-    static QStringList changedFiles(const WorkspaceSnapshot &before, const WorkspaceSnapshot &after);
+    static QStringList changedFiles(const WorkspaceSnapshot &before,
+                                    const WorkspaceSnapshot &after);
 
     int size() const { return int(m_entries.size()); }
 

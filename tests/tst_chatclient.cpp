@@ -61,7 +61,8 @@ private Q_SLOTS:
     {
         FakeOpenAiServer server;
         QVERIFY(server.listen());
-        const QByteArray args = "{\"code\": \"numbers = [1, 2, 3, 4, 5]; print(sum(numbers) / len(numbers))\"}";
+        const QByteArray args
+            = "{\"code\": \"numbers = [1, 2, 3, 4, 5]; print(sum(numbers) / len(numbers))\"}";
         server.enqueueToolCall(QStringLiteral("call_abc"), QStringLiteral("run_python"), args, 5);
         ChatClient client(configFor(server));
         QSignalSpy started(&client, &ChatClient::toolCallStarted);
@@ -90,7 +91,8 @@ private Q_SLOTS:
         client.send(userMessage("x"), nlohmann::json::array());
         QVERIFY(errors.wait(10000));
         QCOMPARE(errors.first().at(0).toString(), QStringLiteral("auth"));
-        QVERIFY(errors.first().at(1).toString().contains(QStringLiteral("Incorrect API key provided")));
+        QVERIFY(
+            errors.first().at(1).toString().contains(QStringLiteral("Incorrect API key provided")));
         QVERIFY(errors.first().at(1).toString().contains(QStringLiteral("401")));
         QCOMPARE(finished.size(), 0);
     }
@@ -120,7 +122,8 @@ private Q_SLOTS:
         QVERIFY(server.listen());
         FakeOpenAiServer::Response response;
         response.writes << FakeOpenAiServer::sseEvent(
-            "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"half an ans\"},\"finish_reason\":null}]}");
+            "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"half an "
+            "ans\"},\"finish_reason\":null}]}");
         server.enqueue(response);
         ChatClient client(configFor(server));
         QSignalSpy errors(&client, &ChatClient::errorOccurred);
@@ -150,9 +153,13 @@ private Q_SLOTS:
         FakeOpenAiServer server;
         QVERIFY(server.listen());
         FakeOpenAiServer::Response response;
-        response.writes << FakeOpenAiServer::sseEvent("{\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"think \"}}]}")
-                        << FakeOpenAiServer::sseEvent("{\"choices\":[{\"index\":0,\"delta\":{\"reasoning\":\"more\"}}]}")
-                        << FakeOpenAiServer::sseEvent("{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}")
+        response.writes << FakeOpenAiServer::sseEvent(
+            "{\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"think \"}}]}")
+                        << FakeOpenAiServer::sseEvent(
+                               "{\"choices\":[{\"index\":0,\"delta\":{\"reasoning\":\"more\"}}]}")
+                        << FakeOpenAiServer::sseEvent(
+                               "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"ok\"},\"finish_"
+                               "reason\":\"stop\"}]}")
                         << FakeOpenAiServer::sseEvent("[DONE]");
         server.enqueue(response);
         ChatClient client(configFor(server));
@@ -168,8 +175,9 @@ private Q_SLOTS:
     {
         QCOMPARE(chatCompletionsUrl(QUrl(QStringLiteral("http://h:1/v1/"))).toString(),
                  QStringLiteral("http://h:1/v1/chat/completions"));
-        QCOMPARE(chatCompletionsUrl(QUrl(QStringLiteral("http://h:1/v1/chat/completions"))).toString(),
-                 QStringLiteral("http://h:1/v1/chat/completions"));
+        QCOMPARE(
+            chatCompletionsUrl(QUrl(QStringLiteral("http://h:1/v1/chat/completions"))).toString(),
+            QStringLiteral("http://h:1/v1/chat/completions"));
     }
 };
 

@@ -43,13 +43,15 @@ class TestCli : public QObject
             process.waitForFinished();
             return {};
         }
-        return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+        return {
+            process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
     }
 
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY2(!qEnvironmentVariable("SANDCASTLE_BINARY").isEmpty(), "SANDCASTLE_BINARY is not set");
+        QVERIFY2(!qEnvironmentVariable("SANDCASTLE_BINARY").isEmpty(),
+                 "SANDCASTLE_BINARY is not set");
         QVERIFY(m_dataDir.isValid());
     }
 
@@ -65,14 +67,20 @@ private Q_SLOTS:
         Run run = sandcastle({QStringLiteral("chat")});
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains("--prompt"));
-        run = sandcastle({QStringLiteral("chat"), QStringLiteral("--prompt"), QStringLiteral("x"), QStringLiteral("--bogus")});
+        run = sandcastle({QStringLiteral("chat"),
+                          QStringLiteral("--prompt"),
+                          QStringLiteral("x"),
+                          QStringLiteral("--bogus")});
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains("bogus"));
         run = sandcastle({QStringLiteral("exec"), QStringLiteral("/nonexistent/file.py")});
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains("cannot read"));
-        run = sandcastle({QStringLiteral("chat"), QStringLiteral("--prompt"), QStringLiteral("x"),
-                          QStringLiteral("--base-url"), QStringLiteral("ftp://example")});
+        run = sandcastle({QStringLiteral("chat"),
+                          QStringLiteral("--prompt"),
+                          QStringLiteral("x"),
+                          QStringLiteral("--base-url"),
+                          QStringLiteral("ftp://example")});
         QCOMPARE(run.exitCode, 2);
     }
 
@@ -81,17 +89,20 @@ private Q_SLOTS:
         SANDCASTLE_REQUIRE_DOCKER();
         FakeOpenAiServer server;
         QVERIFY(server.listen());
-        server.enqueueToolCall(QStringLiteral("call_1"), QStringLiteral("run_python"),
-                               "{\"code\": \"numbers = [1, 2, 3, 4, 5]; print(sum(numbers) / len(numbers))\"}");
+        server.enqueueToolCall(
+            QStringLiteral("call_1"),
+            QStringLiteral("run_python"),
+            "{\"code\": \"numbers = [1, 2, 3, 4, 5]; print(sum(numbers) / len(numbers))\"}");
         server.enqueueText(QStringLiteral("The average is 3.0."));
-        const Run run = sandcastle({QStringLiteral("chat"),
-                                    QStringLiteral("--prompt"),
-                                    QStringLiteral("Calculate the average of the numbers in this list: [1, 2, 3, 4, 5]"),
-                                    QStringLiteral("--base-url"),
-                                    server.baseUrl(),
-                                    QStringLiteral("--model"),
-                                    QStringLiteral("fake-model"),
-                                    QStringLiteral("--json")});
+        const Run run = sandcastle(
+            {QStringLiteral("chat"),
+             QStringLiteral("--prompt"),
+             QStringLiteral("Calculate the average of the numbers in this list: [1, 2, 3, 4, 5]"),
+             QStringLiteral("--base-url"),
+             server.baseUrl(),
+             QStringLiteral("--model"),
+             QStringLiteral("fake-model"),
+             QStringLiteral("--json")});
         QVERIFY2(run.exitCode == 0, run.err.constData());
         QStringList types;
         QString toolOutput;
@@ -112,7 +123,8 @@ private Q_SLOTS:
                 text += QString::fromStdString(event["text"].get<std::string>());
             last = event;
         }
-        for (const char *type : {"message", "tool_call", "tool_output", "tool_result", "usage", "text_delta", "done"})
+        for (const char *type :
+             {"message", "tool_call", "tool_output", "tool_result", "usage", "text_delta", "done"})
             QVERIFY2(types.contains(QLatin1String(type)), type);
         QCOMPARE(toolOutput, QStringLiteral("3.0\n"));
         QCOMPARE(text, QStringLiteral("The average is 3.0."));
@@ -126,8 +138,12 @@ private Q_SLOTS:
         FakeOpenAiServer server;
         QVERIFY(server.listen());
         server.enqueueError(500, "{\"error\":{\"message\":\"model overloaded\"}}");
-        const Run run = sandcastle({QStringLiteral("chat"), QStringLiteral("--prompt"), QStringLiteral("hi"),
-                                    QStringLiteral("--base-url"), server.baseUrl(), QStringLiteral("--json")});
+        const Run run = sandcastle({QStringLiteral("chat"),
+                                    QStringLiteral("--prompt"),
+                                    QStringLiteral("hi"),
+                                    QStringLiteral("--base-url"),
+                                    server.baseUrl(),
+                                    QStringLiteral("--json")});
         QCOMPARE(run.exitCode, 1);
         QVERIFY(run.out.contains("\"type\":\"error\""));
         QVERIFY(run.out.contains("model overloaded"));
@@ -152,7 +168,10 @@ private Q_SLOTS:
     void execTimesOutWith124()
     {
         SANDCASTLE_REQUIRE_DOCKER();
-        const Run run = sandcastle({QStringLiteral("exec"), QStringLiteral("--timeout"), QStringLiteral("1"), QStringLiteral("-")},
+        const Run run = sandcastle({QStringLiteral("exec"),
+                                    QStringLiteral("--timeout"),
+                                    QStringLiteral("1"),
+                                    QStringLiteral("-")},
                                    "import time\ntime.sleep(60)\n");
         QCOMPARE(run.exitCode, 124);
         QVERIFY(run.err.contains("timed out"));

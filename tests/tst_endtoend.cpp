@@ -8,8 +8,59 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <memory>
+
 using namespace Sandcastle;
 using Sandcastle::Testing::FakeOpenAiServer;
+
+namespace {
+
+// One conversation wired as the application wires it: fake model, real client, real sandbox.
+struct Harness
+{
+    FakeOpenAiServer server;
+    QTemporaryDir workspace;
+    std::unique_ptr<ChatClient> client;
+    std::unique_ptr<SandboxSession> session;
+    std::unique_ptr<AgentRun> agent;
+
+    explicit Harness(const AgentOptions &options = AgentOptions())
+    {
+        server.listen();
+        ClientConfig clientConfig;
+        clientConfig.baseUrl = QUrl(server.baseUrl());
+        clientConfig.model = QStringLiteral("fake-model");
+        client = std::make_unique<ChatClient>(clientConfig);
+        SandboxConfig sandboxConfig = SandboxConfig::fromEnvironment();
+        sandboxConfig.workspace = workspace.path();
+        session = std::make_unique<SandboxSession>(sandboxConfig);
+        agent = std::make_unique<AgentRun>(client.get(), session.get(), options);
+    }
+
+    // Runs the agent to its end; returns the finished() status, or "no end" on a hang.
+    QString run(const QString &prompt)
+    {
+        QSignalSpy finished(agent.get(), &AgentRun::finished);
+        agent->start(prompt);
+        if (!finished.wait(120000))
+            return QStringLiteral("no end");
+        return finished.first().at(0).toString();
+    }
+
+    nlohmann::json request(int index) const
+    {
+        return nlohmann::json::parse(server.requests().at(index).body.toStdString());
+    }
+
+    // The content of the last message of a request, which is a tool result.
+    nlohmann::json lastToolResult(int requestIndex) const
+    {
+        return nlohmann::json::parse(
+            request(requestIndex)["messages"].back()["content"].get<std::string>(), nullptr, false);
+    }
+};
+
+} // namespace
 
 // The whole path without a window: prompt -> fake model -> tool call -> real container ->
 // tool result back to the model -> answer.
@@ -21,33 +72,26 @@ private Q_SLOTS:
 
     void theSeedExampleIsAnsweredFromRealOutput()
     {
-        FakeOpenAiServer server;
-        QVERIFY(server.listen());
+        Harness h;
         const QByteArray code = "numbers = [1, 2, 3, 4, 5]; print(sum(numbers) / len(numbers))";
-        server.enqueueToolCall(QStringLiteral("call_seed"), QStringLiteral("run_python"),
-                               "{\"code\": \"" + code + "\"}", 6);
-        server.enqueueText(QStringLiteral("The average of the numbers is 3.0."));
+        h.server.enqueueToolCall(QStringLiteral("call_seed"),
+                                 QStringLiteral("run_python"),
+                                 "{\"code\": \"" + code + "\"}",
+                                 6);
+        h.server.enqueueText(QStringLiteral("The average of the numbers is 3.0."));
 
-        QTemporaryDir workspace;
-        ClientConfig clientConfig;
-        clientConfig.baseUrl = QUrl(server.baseUrl());
-        clientConfig.model = QStringLiteral("fake-model");
-        ChatClient client(clientConfig);
-        SandboxConfig sandboxConfig = SandboxConfig::fromEnvironment();
-        sandboxConfig.workspace = workspace.path();
-        SandboxSession session(sandboxConfig);
-        AgentRun agent(&client, &session, AgentOptions());
-
-        QSignalSpy finished(&agent, &AgentRun::finished);
-        QSignalSpy outputs(&agent, &AgentRun::toolOutput);
-        QSignalSpy results(&agent, &AgentRun::toolResult);
-        QSignalSpy codeUpdates(&agent, &AgentRun::toolCodeChanged);
+        QSignalSpy finished(h.agent.get(), &AgentRun::finished);
+        QSignalSpy outputs(h.agent.get(), &AgentRun::toolOutput);
+        QSignalSpy results(h.agent.get(), &AgentRun::toolResult);
+        QSignalSpy codeUpdates(h.agent.get(), &AgentRun::toolCodeChanged);
         QString answer;
-        connect(&agent, &AgentRun::textDelta, this, [&answer](const QString &t) { answer += t; });
+        connect(h.agent.get(), &AgentRun::textDelta, this, [&answer](const QString &t) {
+            answer += t;
+        });
 
-        agent.start(QStringLiteral("Calculate the average of the numbers in this list: [1, 2, 3, 4, 5]"));
-        QVERIFY(finished.wait(120000));
-        QCOMPARE(finished.first().at(0).toString(), QStringLiteral("answered"));
+        QCOMPARE(h.run(QStringLiteral(
+                     "Calculate the average of the numbers in this list: [1, 2, 3, 4, 5]")),
+                 QStringLiteral("answered"));
         QCOMPARE(finished.first().at(1).toInt(), 2);
 
         // The code streamed into view piece by piece, ending in the full program.
@@ -59,94 +103,87 @@ private Q_SLOTS:
             streamed += args.at(2).toString();
         QCOMPARE(streamed, QStringLiteral("3.0\n"));
         QCOMPARE(results.size(), 1);
-        QCOMPARE(results.first().at(1).value<ExecutionResult>().stdoutText, QStringLiteral("3.0\n"));
+        QCOMPARE(results.first().at(1).value<ExecutionResult>().stdoutText,
+                 QStringLiteral("3.0\n"));
 
         // The second request carried the tool result back to the model.
-        QCOMPARE(server.requests().size(), 2);
-        const auto second = nlohmann::json::parse(server.requests().at(1).body.toStdString());
-        const auto &messages = second["messages"];
-        const auto &toolMessage = messages.back();
-        QCOMPARE(toolMessage["role"].get<std::string>(), std::string("tool"));
-        QCOMPARE(toolMessage["tool_call_id"].get<std::string>(), std::string("call_seed"));
-        const auto toolContent = nlohmann::json::parse(toolMessage["content"].get<std::string>());
+        QCOMPARE(h.server.requests().size(), 2);
+        const auto messages = h.request(1)["messages"];
+        QCOMPARE(messages.back()["role"].get<std::string>(), std::string("tool"));
+        QCOMPARE(messages.back()["tool_call_id"].get<std::string>(), std::string("call_seed"));
+        const auto toolContent = h.lastToolResult(1);
         QCOMPARE(toolContent["status"].get<std::string>(), std::string("ok"));
         QCOMPARE(toolContent["stdout"].get<std::string>(), std::string("3.0\n"));
         const auto &assistant = messages[messages.size() - 2];
-        QCOMPARE(assistant["tool_calls"][0]["function"]["name"].get<std::string>(), std::string("run_python"));
+        QCOMPARE(assistant["tool_calls"][0]["function"]["name"].get<std::string>(),
+                 std::string("run_python"));
 
         QCOMPARE(answer, QStringLiteral("The average of the numbers is 3.0."));
-        QCOMPARE(server.pendingResponses(), 0);
+        QCOMPARE(h.server.pendingResponses(), 0);
     }
 
     void errorsInTheCodeGoBackToTheModelWhichCanRecover()
     {
-        FakeOpenAiServer server;
-        QVERIFY(server.listen());
-        server.enqueueToolCall(QStringLiteral("c1"), QStringLiteral("run_python"), "{\"code\": \"print(undefined_name)\"}");
-        server.enqueueToolCall(QStringLiteral("c2"), QStringLiteral("run_python"), "{\"code\": \"print(6 * 7)\"}");
-        server.enqueueText(QStringLiteral("42"));
-        ClientConfig clientConfig;
-        clientConfig.baseUrl = QUrl(server.baseUrl());
-        ChatClient client(clientConfig);
-        QTemporaryDir workspace;
-        SandboxConfig sandboxConfig = SandboxConfig::fromEnvironment();
-        sandboxConfig.workspace = workspace.path();
-        SandboxSession session(sandboxConfig);
-        AgentRun agent(&client, &session, AgentOptions());
-        QSignalSpy finished(&agent, &AgentRun::finished);
-        agent.start(QStringLiteral("what is 6 times 7?"));
-        QVERIFY(finished.wait(120000));
-        QCOMPARE(finished.first().at(0).toString(), QStringLiteral("answered"));
-        QCOMPARE(server.requests().size(), 3);
-        const auto second = nlohmann::json::parse(server.requests().at(1).body.toStdString());
-        const auto firstResult = nlohmann::json::parse(second["messages"].back()["content"].get<std::string>());
+        Harness h;
+        h.server.enqueueToolCall(QStringLiteral("c1"),
+                                 QStringLiteral("run_python"),
+                                 "{\"code\": \"print(undefined_name)\"}");
+        h.server.enqueueToolCall(
+            QStringLiteral("c2"), QStringLiteral("run_python"), "{\"code\": \"print(6 * 7)\"}");
+        h.server.enqueueText(QStringLiteral("42"));
+        QCOMPARE(h.run(QStringLiteral("what is 6 times 7?")), QStringLiteral("answered"));
+        QCOMPARE(h.server.requests().size(), 3);
+        const auto firstResult = h.lastToolResult(1);
         QCOMPARE(firstResult["status"].get<std::string>(), std::string("error"));
         QVERIFY(firstResult["error"].get<std::string>().find("NameError") != std::string::npos);
+        QCOMPARE(h.lastToolResult(2)["stdout"].get<std::string>(), std::string("42\n"));
     }
 
     void theTurnLimitEndsALoopingModel()
     {
-        FakeOpenAiServer server;
-        QVERIFY(server.listen());
-        for (int i = 0; i < 3; ++i)
-            server.enqueueToolCall(QStringLiteral("loop%1").arg(i), QStringLiteral("run_python"), "{\"code\": \"print(1)\"}");
-        ClientConfig clientConfig;
-        clientConfig.baseUrl = QUrl(server.baseUrl());
-        ChatClient client(clientConfig);
-        QTemporaryDir workspace;
-        SandboxConfig sandboxConfig = SandboxConfig::fromEnvironment();
-        sandboxConfig.workspace = workspace.path();
-        SandboxSession session(sandboxConfig);
         AgentOptions options;
         options.maxTurns = 2;
-        AgentRun agent(&client, &session, options);
-        QSignalSpy finished(&agent, &AgentRun::finished);
-        agent.start(QStringLiteral("loop"));
-        QVERIFY(finished.wait(120000));
-        QCOMPARE(finished.first().at(0).toString(), QStringLiteral("max_turns"));
-        QCOMPARE(server.requests().size(), 2);
+        Harness h(options);
+        for (int i = 0; i < 3; ++i)
+            h.server.enqueueToolCall(QStringLiteral("loop%1").arg(i),
+                                     QStringLiteral("run_python"),
+                                     "{\"code\": \"print(1)\"}");
+        QCOMPARE(h.run(QStringLiteral("loop")), QStringLiteral("max_turns"));
+        QCOMPARE(h.server.requests().size(), 2);
     }
 
     void anUnknownToolOrBadArgumentsAreAnsweredWithAnError()
     {
-        FakeOpenAiServer server;
-        QVERIFY(server.listen());
-        server.enqueueToolCall(QStringLiteral("u1"), QStringLiteral("format_disk"), "{}");
-        server.enqueueToolCall(QStringLiteral("u2"), QStringLiteral("run_python"), "{\"code\": 12");
-        server.enqueueText(QStringLiteral("sorry"));
-        ClientConfig clientConfig;
-        clientConfig.baseUrl = QUrl(server.baseUrl());
-        ChatClient client(clientConfig);
-        SandboxSession session(SandboxConfig::fromEnvironment());
-        AgentRun agent(&client, &session, AgentOptions());
-        QSignalSpy finished(&agent, &AgentRun::finished);
-        agent.start(QStringLiteral("do something odd"));
-        QVERIFY(finished.wait(60000));
-        QCOMPARE(finished.first().at(0).toString(), QStringLiteral("answered"));
-        const auto second = nlohmann::json::parse(server.requests().at(1).body.toStdString());
-        QVERIFY(second["messages"].back()["content"].get<std::string>().find("unknown tool") != std::string::npos);
-        const auto third = nlohmann::json::parse(server.requests().at(2).body.toStdString());
-        QVERIFY(third["messages"].back()["content"].get<std::string>().find("not a JSON object") != std::string::npos);
+        Harness h;
+        h.server.enqueueToolCall(QStringLiteral("u1"), QStringLiteral("format_disk"), "{}");
+        h.server.enqueueToolCall(
+            QStringLiteral("u2"), QStringLiteral("run_python"), "{\"code\": 12");
+        h.server.enqueueText(QStringLiteral("sorry"));
+        QCOMPARE(h.run(QStringLiteral("do something odd")), QStringLiteral("answered"));
+        QVERIFY(h.lastToolResult(1)["error"].get<std::string>().find("unknown tool")
+                != std::string::npos);
+        QVERIFY(h.lastToolResult(2)["error"].get<std::string>().find("not a JSON object")
+                != std::string::npos);
+    }
+
+    void stoppingMidRunAnswersEveryToolCallAndEndsStopped()
+    {
+        Harness h;
+        h.server.enqueueToolCall(QStringLiteral("slow"),
+                                 QStringLiteral("run_python"),
+                                 "{\"code\": \"import time; time.sleep(60)\"}");
+        QSignalSpy finished(h.agent.get(), &AgentRun::finished);
+        QSignalSpy calls(h.agent.get(), &AgentRun::toolCall);
+        h.agent->start(QStringLiteral("sleep"));
+        QVERIFY(calls.wait(60000));
+        QTest::qWait(300);
+        h.agent->stop();
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().at(0).toString(), QStringLiteral("stopped"));
+        const auto &last = h.agent->messages().back();
+        QCOMPARE(last["role"].get<std::string>(), std::string("tool"));
+        QCOMPARE(last["tool_call_id"].get<std::string>(), std::string("slow"));
+        QVERIFY(!h.agent->isRunning());
     }
 };
 

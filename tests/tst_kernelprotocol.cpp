@@ -12,13 +12,15 @@ class TestKernelProtocol : public QObject
 private Q_SLOTS:
     void encodesARunRequestAsOneJsonLine()
     {
-        const QByteArray line = KernelProtocol::encodeRun(7, QStringLiteral("print('a')\nprint(\"é\")"));
+        const QByteArray line
+            = KernelProtocol::encodeRun(7, QStringLiteral("print('a')\nprint(\"é\")"));
         QVERIFY(line.endsWith('\n'));
         QCOMPARE(line.count('\n'), 1);
         const QJsonObject obj = QJsonDocument::fromJson(line).object();
         QCOMPARE(obj.value(QStringLiteral("op")).toString(), QStringLiteral("run"));
         QCOMPARE(obj.value(QStringLiteral("id")).toInt(), 7);
-        QCOMPARE(obj.value(QStringLiteral("code")).toString(), QStringLiteral("print('a')\nprint(\"é\")"));
+        QCOMPARE(obj.value(QStringLiteral("code")).toString(),
+                 QStringLiteral("print('a')\nprint(\"é\")"));
     }
 
     void splitsEventsAcrossArbitraryReads()
@@ -26,7 +28,8 @@ private Q_SLOTS:
         const QByteArray stream = QByteArrayLiteral(
             "{\"ev\": \"ready\", \"pid\": 3}\n"
             "{\"ev\": \"out\", \"id\": 1, \"stream\": \"stderr\", \"text\": \"oops \\u2713\\n\"}\n"
-            "{\"ev\": \"done\", \"id\": 1, \"status\": \"error\", \"exit_code\": 3, \"error\": \"Trace\"}\n");
+            "{\"ev\": \"done\", \"id\": 1, \"status\": \"error\", \"exit_code\": 3, \"error\": "
+            "\"Trace\"}\n");
         KernelProtocol protocol;
         QList<KernelEvent> events;
         for (qsizetype i = 0; i < stream.size(); i += 5)
@@ -46,7 +49,8 @@ private Q_SLOTS:
     void reportsGarbageAsInvalidWithoutLosingLaterEvents()
     {
         KernelProtocol protocol;
-        const auto events = protocol.feed("not json\n{\"ev\":\"mystery\"}\n{\"ev\":\"done\",\"id\":2,\"status\":\"ok\"}\n");
+        const auto events = protocol.feed(
+            "not json\n{\"ev\":\"mystery\"}\n{\"ev\":\"done\",\"id\":2,\"status\":\"ok\"}\n");
         QCOMPARE(events.size(), 3);
         QCOMPARE(events.at(0).type, KernelEvent::Type::Invalid);
         QCOMPARE(events.at(1).type, KernelEvent::Type::Invalid);

@@ -52,19 +52,26 @@ private Q_SLOTS:
         window.show();
         QVERIFY(QTest::qWaitForWindowActive(&window));
         QCOMPARE(window.windowTitle(), QStringLiteral("Sandcastle — New conversation"));
-        for (QWidget *pane : {static_cast<QWidget *>(window.chatPane()), static_cast<QWidget *>(window.editor()),
-                              static_cast<QWidget *>(window.console()), static_cast<QWidget *>(window.filesPane())}) {
+        for (QWidget *pane : {static_cast<QWidget *>(window.chatPane()),
+                              static_cast<QWidget *>(window.editor()),
+                              static_cast<QWidget *>(window.console()),
+                              static_cast<QWidget *>(window.filesPane())}) {
             QVERIFY(pane->isVisible());
             QVERIFY(pane->width() > 50);
             QVERIFY(pane->height() > 50);
         }
         // chat left of the editor, files right of it, console under it
-        QVERIFY(window.chatPane()->mapTo(&window, QPoint()).x() < window.editor()->mapTo(&window, QPoint()).x());
-        QVERIFY(window.filesPane()->mapTo(&window, QPoint()).x() > window.editor()->mapTo(&window, QPoint()).x());
-        QVERIFY(window.console()->mapTo(&window, QPoint()).y() > window.editor()->mapTo(&window, QPoint()).y());
-        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget *>(window.chatPane()->promptEdit()));
+        QVERIFY(window.chatPane()->mapTo(&window, QPoint()).x()
+                < window.editor()->mapTo(&window, QPoint()).x());
+        QVERIFY(window.filesPane()->mapTo(&window, QPoint()).x()
+                > window.editor()->mapTo(&window, QPoint()).x());
+        QVERIFY(window.console()->mapTo(&window, QPoint()).y()
+                > window.editor()->mapTo(&window, QPoint()).y());
+        QCOMPARE(QApplication::focusWidget(),
+                 static_cast<QWidget *>(window.chatPane()->promptEdit()));
         QVERIFY(window.editor()->lexer() != nullptr);
-        QCOMPARE(QString::fromLatin1(window.editor()->lexer()->language()), QStringLiteral("Python"));
+        QCOMPARE(QString::fromLatin1(window.editor()->lexer()->language()),
+                 QStringLiteral("Python"));
     }
 
     void splitterSizesSurviveARestart()
@@ -86,11 +93,15 @@ private Q_SLOTS:
         again.show();
         QVERIFY(QTest::qWaitForWindowExposed(&again));
         // The platform may move the window by a frame's width; the layout must come back.
-        const QList<int> restored = again.findChild<QSplitter *>(QStringLiteral("mainSplitter"))->sizes();
+        const QList<int> restored
+            = again.findChild<QSplitter *>(QStringLiteral("mainSplitter"))->sizes();
         QCOMPARE(restored.size(), saved.size());
         for (qsizetype i = 0; i < saved.size(); ++i)
             QVERIFY2(qAbs(restored.at(i) - saved.at(i)) <= 8,
-                     qPrintable(QStringLiteral("pane %1: %2 vs %3").arg(i).arg(restored.at(i)).arg(saved.at(i))));
+                     qPrintable(QStringLiteral("pane %1: %2 vs %3")
+                                    .arg(i)
+                                    .arg(restored.at(i))
+                                    .arg(saved.at(i))));
     }
 
     void aPromptTypedAndEnteredRunsTheWholePath()
@@ -98,8 +109,10 @@ private Q_SLOTS:
         SANDCASTLE_REQUIRE_DOCKER();
         FakeOpenAiServer server;
         QVERIFY(server.listen());
-        const QString code = QStringLiteral("numbers = [1, 2, 3, 4, 5]; print(sum(numbers) / len(numbers))");
-        server.enqueueToolCall(QStringLiteral("call_ui"), QStringLiteral("run_python"),
+        const QString code
+            = QStringLiteral("numbers = [1, 2, 3, 4, 5]; print(sum(numbers) / len(numbers))");
+        server.enqueueToolCall(QStringLiteral("call_ui"),
+                               QStringLiteral("run_python"),
                                "{\"code\": \"" + code.toUtf8() + "\"}");
         server.enqueueText(QStringLiteral("The average of the numbers is 3.0."));
 
@@ -109,17 +122,22 @@ private Q_SLOTS:
         QSignalSpy finished(window.agent(), &AgentRun::finished);
         QWidget *focused = QApplication::focusWidget();
         QVERIFY(focused);
-        QTest::keyClicks(focused, QStringLiteral("Calculate the average of the numbers in this list: [1, 2, 3, 4, 5]"));
+        QTest::keyClicks(
+            focused,
+            QStringLiteral("Calculate the average of the numbers in this list: [1, 2, 3, 4, 5]"));
         QTest::keyClick(focused, Qt::Key_Return);
         QVERIFY(finished.wait(120000));
         QCOMPARE(finished.first().at(0).toString(), QStringLiteral("answered"));
 
         QCOMPARE(window.editor()->text(), code);
-        QVERIFY2(window.console()->toPlainText().contains(QStringLiteral("3.0")), qPrintable(window.console()->toPlainText()));
+        QVERIFY2(window.console()->toPlainText().contains(QStringLiteral("3.0")),
+                 qPrintable(window.console()->toPlainText()));
         const QString transcript = window.chatPane()->transcriptText();
         QVERIFY(transcript.contains(QStringLiteral("Calculate the average")));
-        QVERIFY2(transcript.contains(QStringLiteral("The average of the numbers is 3.0.")), qPrintable(transcript));
-        QVERIFY(window.windowTitle().startsWith(QStringLiteral("Sandcastle — Calculate the average")));
+        QVERIFY2(transcript.contains(QStringLiteral("The average of the numbers is 3.0.")),
+                 qPrintable(transcript));
+        QVERIFY(
+            window.windowTitle().startsWith(QStringLiteral("Sandcastle — Calculate the average")));
         QVERIFY(window.chatPane()->promptEdit()->toPlainText().isEmpty());
     }
 
@@ -132,11 +150,17 @@ private Q_SLOTS:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QSignalSpy finished(window.session(), &SandboxSession::finished);
-        window.editor()->setText(QStringLiteral("open('note.txt', 'w').write('hi')\nprint('edited', 2 + 2)"));
+        window.editor()->setText(
+            QStringLiteral("open('note.txt', 'w').write('hi')\nprint('edited', 2 + 2)"));
         window.runEditorCode();
         QVERIFY(finished.wait(120000));
         QVERIFY(window.console()->toPlainText().contains(QStringLiteral("edited 4")));
-        QTRY_VERIFY_WITH_TIMEOUT(window.filesPane()->model()->index(window.filesPane()->root() + QStringLiteral("/note.txt")).isValid(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.filesPane()
+                ->model()
+                ->index(window.filesPane()->root() + QStringLiteral("/note.txt"))
+                .isValid(),
+            10000);
     }
 };
 

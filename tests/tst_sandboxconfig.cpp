@@ -24,7 +24,8 @@ private Q_SLOTS:
         const QStringList args = config.runArguments(QStringLiteral("box"), 42);
         QCOMPARE(valueAfter(args, QStringLiteral("--network")), QStringLiteral("none"));
         QCOMPARE(valueAfter(args, QStringLiteral("--cap-drop")), QStringLiteral("ALL"));
-        QCOMPARE(valueAfter(args, QStringLiteral("--security-opt")), QStringLiteral("no-new-privileges"));
+        QCOMPARE(valueAfter(args, QStringLiteral("--security-opt")),
+                 QStringLiteral("no-new-privileges"));
         QVERIFY(args.contains(QStringLiteral("--read-only")));
         QVERIFY(valueAfter(args, QStringLiteral("--tmpfs")).startsWith(QStringLiteral("/tmp:")));
         QVERIFY(valueAfter(args, QStringLiteral("--tmpfs")).contains(QStringLiteral("size=")));
@@ -62,7 +63,8 @@ private Q_SLOTS:
         else
             QCOMPARE(user, QStringLiteral("%1:%2").arg(::getuid()).arg(::getgid()));
         SandboxConfig config;
-        QCOMPARE(valueAfter(config.runArguments(QStringLiteral("b"), 1), QStringLiteral("--user")), user);
+        QCOMPARE(valueAfter(config.runArguments(QStringLiteral("b"), 1), QStringLiteral("--user")),
+                 user);
     }
 
     void everyLimitIsASetting()

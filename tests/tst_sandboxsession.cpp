@@ -25,7 +25,9 @@ class TestSandboxSession : public QObject
     {
         QSignalSpy finished(m_session.get(), &SandboxSession::finished);
         QString output;
-        auto connection = connect(m_session.get(), &SandboxSession::outputReady, this,
+        auto connection = connect(m_session.get(),
+                                  &SandboxSession::outputReady,
+                                  this,
                                   [&output](OutputStream, const QString &text) { output += text; });
         m_session->runPython(code, timeoutMs);
         const bool done = finished.wait(120000);
@@ -59,7 +61,8 @@ private Q_SLOTS:
 
     void runsCodeAndReturnsItsOutput()
     {
-        const ExecutionResult result = run(QStringLiteral("numbers = [1, 2, 3, 4, 5]\nprint(sum(numbers) / len(numbers))"));
+        const ExecutionResult result
+            = run(QStringLiteral("numbers = [1, 2, 3, 4, 5]\nprint(sum(numbers) / len(numbers))"));
         QCOMPARE(ExecutionResult::statusName(result.status), QStringLiteral("ok"));
         QCOMPARE(result.exitCode, 0);
         QCOMPARE(result.stdoutText, QStringLiteral("3.0\n"));
@@ -69,7 +72,8 @@ private Q_SLOTS:
     void variablesPersistBetweenRuns()
     {
         QCOMPARE(run(QStringLiteral("counter = 41")).status, ExecutionResult::Status::Ok);
-        QCOMPARE(run(QStringLiteral("counter += 1\nprint(counter)")).stdoutText, QStringLiteral("42\n"));
+        QCOMPARE(run(QStringLiteral("counter += 1\nprint(counter)")).stdoutText,
+                 QStringLiteral("42\n"));
     }
 
     void exceptionsComeBackWithTheirTraceback()
@@ -88,27 +92,34 @@ private Q_SLOTS:
         QSignalSpy finished(m_session.get(), &SandboxSession::finished);
         QElapsedTimer clock;
         qint64 firstOutputAt = -1;
-        auto connection = connect(m_session.get(), &SandboxSession::outputReady, this, [&](OutputStream, const QString &) {
-            if (firstOutputAt < 0)
-                firstOutputAt = clock.elapsed();
-        });
+        auto connection = connect(m_session.get(),
+                                  &SandboxSession::outputReady,
+                                  this,
+                                  [&](OutputStream, const QString &) {
+                                      if (firstOutputAt < 0)
+                                          firstOutputAt = clock.elapsed();
+                                  });
         clock.start();
-        m_session->runPython(QStringLiteral("import time\nprint('first', flush=True)\ntime.sleep(1.5)\nprint('second')"));
+        m_session->runPython(QStringLiteral(
+            "import time\nprint('first', flush=True)\ntime.sleep(1.5)\nprint('second')"));
         QVERIFY(finished.wait(60000));
         const qint64 finishedAt = clock.elapsed();
         disconnect(connection);
         QVERIFY(firstOutputAt >= 0);
         QVERIFY2(finishedAt - firstOutputAt >= 1000,
-                 qPrintable(QStringLiteral("first output at %1 ms, end at %2 ms").arg(firstOutputAt).arg(finishedAt)));
+                 qPrintable(QStringLiteral("first output at %1 ms, end at %2 ms")
+                                .arg(firstOutputAt)
+                                .arg(finishedAt)));
     }
 
     void stderrAndSubprocessOutputAreCaptured()
     {
         QString streamed;
-        const ExecutionResult result = run(QStringLiteral("import sys, subprocess\nprint('to err', file=sys.stderr)\n"
-                                                          "subprocess.run(['echo', 'from child'])"),
-                                           -1,
-                                           &streamed);
+        const ExecutionResult result
+            = run(QStringLiteral("import sys, subprocess\nprint('to err', file=sys.stderr)\n"
+                                 "subprocess.run(['echo', 'from child'])"),
+                  -1,
+                  &streamed);
         QCOMPARE(result.status, ExecutionResult::Status::Ok);
         QCOMPARE(result.stderrText, QStringLiteral("to err\n"));
         QCOMPARE(result.stdoutText, QStringLiteral("from child\n"));
@@ -117,7 +128,8 @@ private Q_SLOTS:
 
     void filesWrittenToTheWorkspaceAreReportedAndOwnedByTheHost()
     {
-        const ExecutionResult result = run(QStringLiteral("open('result.csv', 'w').write('a,b\\n1,2\\n')"));
+        const ExecutionResult result
+            = run(QStringLiteral("open('result.csv', 'w').write('a,b\\n1,2\\n')"));
         QCOMPARE(result.status, ExecutionResult::Status::Ok);
         QCOMPARE(result.files, QStringList{QStringLiteral("result.csv")});
         QFile file(m_workspace.filePath(QStringLiteral("result.csv")));
@@ -134,26 +146,34 @@ private Q_SLOTS:
             "except OSError as e:\n    print('dns failed')\n"
             "s = socket.socket()\n"
             "try:\n    s.connect(('127.0.0.1', 9))\n    print('connected')\n"
-            "except OSError as e:\n    print('refused' if isinstance(e, ConnectionRefusedError) else 'error', e.errno)\n"));
+            "except OSError as e:\n    print('refused' if isinstance(e, ConnectionRefusedError) "
+            "else 'error', e.errno)\n"));
         QCOMPARE(result.status, ExecutionResult::Status::Ok);
-        QVERIFY2(result.stdoutText.contains(QStringLiteral("ifaces ['lo']")), qPrintable(result.stdoutText));
-        QVERIFY2(result.stdoutText.contains(QStringLiteral("dns failed")), qPrintable(result.stdoutText));
-        QVERIFY2(result.stdoutText.contains(QStringLiteral("refused")), qPrintable(result.stdoutText));
+        QVERIFY2(result.stdoutText.contains(QStringLiteral("ifaces ['lo']")),
+                 qPrintable(result.stdoutText));
+        QVERIFY2(result.stdoutText.contains(QStringLiteral("dns failed")),
+                 qPrintable(result.stdoutText));
+        QVERIFY2(result.stdoutText.contains(QStringLiteral("refused")),
+                 qPrintable(result.stdoutText));
     }
 
     void theCodeRunsUnprivilegedOnAReadOnlyRoot()
     {
-        const ExecutionResult result = run(QStringLiteral(
-            "import os\nprint('uid', os.getuid())\n"
-            "try:\n    open('/etc/evil', 'w')\n    print('wrote root')\nexcept OSError:\n    print('root read-only')\n"
-            "open('/tmp/scratch', 'w').write('ok'); print('tmp writable')\n"
-            "print('caps', [l.split()[1] for l in open('/proc/self/status') if l.startswith('CapEff')][0])\n"
-            "print('nnp', [l.split()[1] for l in open('/proc/self/status') if l.startswith('NoNewPrivs')][0])\n"));
+        const ExecutionResult result
+            = run(QStringLiteral("import os\nprint('uid', os.getuid())\n"
+                                 "try:\n    open('/etc/evil', 'w')\n    print('wrote "
+                                 "root')\nexcept OSError:\n    print('root read-only')\n"
+                                 "open('/tmp/scratch', 'w').write('ok'); print('tmp writable')\n"
+                                 "print('caps', [l.split()[1] for l in open('/proc/self/status') "
+                                 "if l.startswith('CapEff')][0])\n"
+                                 "print('nnp', [l.split()[1] for l in open('/proc/self/status') if "
+                                 "l.startswith('NoNewPrivs')][0])\n"));
         QCOMPARE(result.status, ExecutionResult::Status::Ok);
         QVERIFY(!result.stdoutText.contains(QStringLiteral("uid 0\n")));
         QVERIFY(result.stdoutText.contains(QStringLiteral("root read-only")));
         QVERIFY(result.stdoutText.contains(QStringLiteral("tmp writable")));
-        QVERIFY2(result.stdoutText.contains(QStringLiteral("caps 0000000000000000")), qPrintable(result.stdoutText));
+        QVERIFY2(result.stdoutText.contains(QStringLiteral("caps 0000000000000000")),
+                 qPrintable(result.stdoutText));
         QVERIFY(result.stdoutText.contains(QStringLiteral("nnp 1")));
     }
 
@@ -178,7 +198,8 @@ private Q_SLOTS:
         const QString oldContainer = m_session->containerName();
         QElapsedTimer clock;
         clock.start();
-        const ExecutionResult result = run(QStringLiteral("import time\nprint('going', flush=True)\ntime.sleep(600)"), 1500);
+        const ExecutionResult result
+            = run(QStringLiteral("import time\nprint('going', flush=True)\ntime.sleep(600)"), 1500);
         QCOMPARE(ExecutionResult::statusName(result.status), QStringLiteral("timeout"));
         QCOMPARE(result.exitCode, 124);
         QVERIFY(result.stateLost);
@@ -208,9 +229,24 @@ private Q_SLOTS:
         const QString name = m_session->containerName();
         QVERIFY(!name.isEmpty());
         m_session->stop();
-        const auto out = ContainerEngine(m_session->config().engine).run({QStringLiteral("inspect"), name});
+        const auto out
+            = ContainerEngine(m_session->config().engine).run({QStringLiteral("inspect"), name});
         QVERIFY(out.exitCode != 0);
         QCOMPARE(m_session->state(), SandboxSession::State::Stopped);
+    }
+
+    void stoppingARunThatHasNotStartedStillEndsItOnce()
+    {
+        SandboxSession session(SandboxConfig::fromEnvironment());
+        QSignalSpy finished(&session, &SandboxSession::finished);
+        session.runPython(QStringLiteral("print(1)")); // the container is still starting
+        QCOMPARE(session.state(), SandboxSession::State::Starting);
+        session.stop();
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().at(0).value<ExecutionResult>().status,
+                 ExecutionResult::Status::Killed);
+        QTest::qWait(200);
+        QCOMPARE(finished.size(), 1);
     }
 
     void aMissingImageIsAClearEngineError()
@@ -223,7 +259,8 @@ private Q_SLOTS:
         QVERIFY(finished.wait(60000));
         const auto result = finished.first().at(0).value<ExecutionResult>();
         QCOMPARE(result.status, ExecutionResult::Status::EngineError);
-        QVERIFY2(result.error.contains(QStringLiteral("sandcastle image build")), qPrintable(result.error));
+        QVERIFY2(result.error.contains(QStringLiteral("sandcastle image build")),
+                 qPrintable(result.error));
     }
 };
 

@@ -20,7 +20,8 @@ private Q_SLOTS:
 
     void reassemblesEventsSplitAtEveryByte()
     {
-        const QByteArray stream = "event: delta\r\ndata: hello\r\ndata: world\r\n\r\n: keep-alive\r\n\r\ndata:x\r\n\r\n";
+        const QByteArray stream = "event: delta\r\ndata: hello\r\ndata: world\r\n\r\n: "
+                                  "keep-alive\r\n\r\ndata:x\r\n\r\n";
         SseParser parser;
         QList<SseParser::Event> events;
         for (char c : stream)

@@ -14,7 +14,9 @@ private Q_SLOTS:
     void joinsArgumentsStreamedInPieces()
     {
         ToolCallAccumulator acc;
-        auto updates = acc.add(json::parse("[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"run_python\",\"arguments\":\"\"}}]"));
+        auto updates
+            = acc.add(json::parse("[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\","
+                                  "\"function\":{\"name\":\"run_python\",\"arguments\":\"\"}}]"));
         QCOMPARE(updates.size(), 1);
         QVERIFY(updates.first().started);
         for (const char *piece : {"{\"co", "de\": \"pri", "nt(1)\"}"})
@@ -29,8 +31,11 @@ private Q_SLOTS:
     void keepsParallelCallsApartByIndex()
     {
         ToolCallAccumulator acc;
-        acc.add(json::parse("[{\"index\":0,\"id\":\"a\",\"function\":{\"name\":\"run_python\",\"arguments\":\"{\\\"code\\\":\"}},\n"
-"                                {\"index\":1,\"id\":\"b\",\"function\":{\"name\":\"run_python\",\"arguments\":\"{\\\"code\\\":\"}}]"));
+        acc.add(json::parse("[{\"index\":0,\"id\":\"a\",\"function\":{\"name\":\"run_python\","
+                            "\"arguments\":\"{\\\"code\\\":\"}},\n"
+                            "                                "
+                            "{\"index\":1,\"id\":\"b\",\"function\":{\"name\":\"run_python\","
+                            "\"arguments\":\"{\\\"code\\\":\"}}]"));
         acc.add(json::parse("[{\"index\":1,\"function\":{\"arguments\":\"\\\"2\\\"}\"}}]"));
         acc.add(json::parse("[{\"index\":0,\"function\":{\"arguments\":\"\\\"1\\\"}\"}}]"));
         const auto calls = acc.calls();
@@ -43,8 +48,10 @@ private Q_SLOTS:
     void callsWithoutIndexAreToldApartByTheirIds()
     {
         ToolCallAccumulator acc;
-        acc.add(json::parse("[{\"id\":\"x\",\"function\":{\"name\":\"run_python\",\"arguments\":\"{}\"}}]"));
-        acc.add(json::parse("[{\"id\":\"y\",\"function\":{\"name\":\"run_python\",\"arguments\":\"{\\\"code\\\":\\\"1\\\"}\"}}]"));
+        acc.add(json::parse(
+            "[{\"id\":\"x\",\"function\":{\"name\":\"run_python\",\"arguments\":\"{}\"}}]"));
+        acc.add(json::parse("[{\"id\":\"y\",\"function\":{\"name\":\"run_python\",\"arguments\":\"{"
+                            "\\\"code\\\":\\\"1\\\"}\"}}]"));
         const auto calls = acc.calls();
         QCOMPARE(calls.size(), 2);
         QCOMPARE(calls.at(0).id, QStringLiteral("x"));
@@ -54,14 +61,16 @@ private Q_SLOTS:
     void argumentsSentAsAnObjectAreKeptAsJsonText()
     {
         ToolCallAccumulator acc;
-        acc.add(json::parse("[{\"index\":0,\"id\":\"o\",\"function\":{\"name\":\"run_python\",\"arguments\":{\"code\":\"x\"}}}]"));
+        acc.add(json::parse("[{\"index\":0,\"id\":\"o\",\"function\":{\"name\":\"run_python\","
+                            "\"arguments\":{\"code\":\"x\"}}}]"));
         QCOMPARE(acc.calls().first().arguments, QStringLiteral("{\"code\":\"x\"}"));
     }
 
     void missingIdGetsOneAndGarbageIsIgnored()
     {
         ToolCallAccumulator acc;
-        acc.add(json::parse("[{\"index\":0,\"function\":{\"name\":\"run_python\",\"arguments\":\"{}\"}}, 5, \"x\", {\"index\":-3}]"));
+        acc.add(json::parse("[{\"index\":0,\"function\":{\"name\":\"run_python\",\"arguments\":\"{}"
+                            "\"}}, 5, \"x\", {\"index\":-3}]"));
         acc.add(json::parse("{\"not\":\"an array\"}"));
         const auto calls = acc.calls();
         QCOMPARE(calls.size(), 1);

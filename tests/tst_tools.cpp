@@ -14,16 +14,21 @@ private Q_SLOTS:
         QVERIFY(tools.is_array());
         QCOMPARE(tools.size(), size_t(1));
         QCOMPARE(tools[0]["function"]["name"].get<std::string>(), std::string("run_python"));
-        QCOMPARE(tools[0]["function"]["parameters"]["required"][0].get<std::string>(), std::string("code"));
+        QCOMPARE(tools[0]["function"]["parameters"]["required"][0].get<std::string>(),
+                 std::string("code"));
     }
 
     void parsesCodeAndTimeout()
     {
-        const auto call = Tools::parsePythonCall(QStringLiteral("{\"code\":\"print(1)\",\"timeout_s\":2.5}"));
+        const auto call
+            = Tools::parsePythonCall(QStringLiteral("{\"code\":\"print(1)\",\"timeout_s\":2.5}"));
         QVERIFY(call);
         QCOMPARE(call.value().code, QStringLiteral("print(1)"));
         QCOMPARE(call.value().timeoutMs, 2500);
-        QCOMPARE(Tools::parsePythonCall(QStringLiteral("{\"code\":\"x\",\"timeout_s\":-1}")).value().timeoutMs, -1);
+        QCOMPARE(Tools::parsePythonCall(QStringLiteral("{\"code\":\"x\",\"timeout_s\":-1}"))
+                     .value()
+                     .timeoutMs,
+                 -1);
     }
 
     void refusesBrokenArgumentsWithAClearMessage()
@@ -58,7 +63,14 @@ private Q_SLOTS:
         result.stdoutText = QString(20000, QLatin1Char('x'));
         result.files = {QStringLiteral("out.csv")};
         const nlohmann::json json = Tools::resultJson(result);
-        for (const char *key : {"status", "exit_code", "stdout", "stderr", "error", "files", "duration_ms", "truncated"})
+        for (const char *key : {"status",
+                                "exit_code",
+                                "stdout",
+                                "stderr",
+                                "error",
+                                "files",
+                                "duration_ms",
+                                "truncated"})
             QVERIFY2(json.contains(key), key);
         QCOMPARE(json["status"].get<std::string>(), std::string("timeout"));
         QCOMPARE(json["exit_code"].get<int>(), 124);

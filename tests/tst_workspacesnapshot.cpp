@@ -28,7 +28,8 @@ private Q_SLOTS:
         const WorkspaceSnapshot before = WorkspaceSnapshot::take(dir.path());
         write(dir.filePath(QStringLiteral("edit.txt")), "after, longer");
         write(dir.filePath(QStringLiteral("sub/new.csv")), "a,b\n");
-        const QStringList changed = WorkspaceSnapshot::changedFiles(before, WorkspaceSnapshot::take(dir.path()));
+        const QStringList changed
+            = WorkspaceSnapshot::changedFiles(before, WorkspaceSnapshot::take(dir.path()));
         QCOMPARE(changed, (QStringList{QStringLiteral("edit.txt"), QStringLiteral("sub/new.csv")}));
     }
 
@@ -40,8 +41,10 @@ private Q_SLOTS:
         const WorkspaceSnapshot before = WorkspaceSnapshot::take(dir.path());
         write(dir.filePath(QStringLiteral(".sandcastle/run.log")), "log");
         QVERIFY(QFile::link(outside.path(), dir.filePath(QStringLiteral("escape"))));
-        QVERIFY(QFile::link(outside.filePath(QStringLiteral("secret")), dir.filePath(QStringLiteral("link"))));
-        const QStringList changed = WorkspaceSnapshot::changedFiles(before, WorkspaceSnapshot::take(dir.path()));
+        QVERIFY(QFile::link(outside.filePath(QStringLiteral("secret")),
+                            dir.filePath(QStringLiteral("link"))));
+        const QStringList changed
+            = WorkspaceSnapshot::changedFiles(before, WorkspaceSnapshot::take(dir.path()));
         QVERIFY2(changed.isEmpty(), qPrintable(changed.join(QLatin1Char(','))));
     }
 

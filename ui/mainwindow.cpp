@@ -95,7 +95,8 @@ void MainWindow::buildMenus()
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu *run = menuBar()->addMenu(tr("&Run"));
-    QAction *runCode = run->addAction(tr("&Run the editor's code"), this, &MainWindow::runEditorCode);
+    QAction *runCode
+        = run->addAction(tr("&Run the editor's code"), this, &MainWindow::runEditorCode);
     runCode->setObjectName(QStringLiteral("runEditorCode"));
     runCode->setShortcut(QKeySequence(Qt::Key_F5));
     QAction *stop = run->addAction(tr("&Stop"), this, [this] {
@@ -113,47 +114,64 @@ void MainWindow::connectAgent()
     connect(m_chat, &ChatPane::stopRequested, m_agent, &AgentRun::stop);
 
     connect(m_agent, &AgentRun::textDelta, m_chat, &ChatPane::appendAssistantText);
-    connect(m_agent, &AgentRun::toolCallStarted, this, [this](const QString &, const QString &name) {
-        m_chat->endAssistantMessage();
-        if (name == QLatin1String("run_python")) {
-            m_editor->setAgentWriting(true);
-            m_editor->showStreamingCode(QString());
-        }
-    });
-    connect(m_agent, &AgentRun::toolCodeChanged, m_editor, [this](const QString &, const QString &code) {
-        m_editor->showStreamingCode(code);
-    });
-    connect(m_agent, &AgentRun::toolCall, this, [this](const QString &, const QString &name, const QString &) {
-        m_editor->setAgentWriting(false);
-        m_chat->addToolCall(name);
-        m_console->beginRun(name);
-    });
-    connect(m_agent, &AgentRun::toolOutput, m_console, [this](const QString &, OutputStream stream, const QString &text) {
-        m_console->appendOutput(stream, text);
-    });
-    connect(m_agent, &AgentRun::toolResult, this, [this](const QString &, const ExecutionResult &result) {
-        m_console->endRun(result);
-        m_chat->addToolResult(ExecutionResult::statusName(result.status), result.durationMs, result.files);
-        m_files->highlight(result.files);
-    });
-    connect(m_agent, &AgentRun::errorOccurred, m_chat, [this](const QString &, const QString &message) {
-        m_chat->addError(message);
-    });
+    connect(
+        m_agent, &AgentRun::toolCallStarted, this, [this](const QString &, const QString &name) {
+            m_chat->endAssistantMessage();
+            if (name == QLatin1String("run_python")) {
+                m_editor->setAgentWriting(true);
+                m_editor->showStreamingCode(QString());
+            }
+        });
+    connect(m_agent,
+            &AgentRun::toolCodeChanged,
+            m_editor,
+            [this](const QString &, const QString &code) { m_editor->showStreamingCode(code); });
+    connect(m_agent,
+            &AgentRun::toolCall,
+            this,
+            [this](const QString &, const QString &name, const QString &) {
+                m_editor->setAgentWriting(false);
+                m_chat->addToolCall(name);
+                m_console->beginRun(name);
+            });
+    connect(m_agent,
+            &AgentRun::toolOutput,
+            m_console,
+            [this](const QString &, OutputStream stream, const QString &text) {
+                m_console->appendOutput(stream, text);
+            });
+    connect(m_agent,
+            &AgentRun::toolResult,
+            this,
+            [this](const QString &, const ExecutionResult &result) {
+                m_console->endRun(result);
+                m_chat->addToolResult(
+                    ExecutionResult::statusName(result.status), result.durationMs, result.files);
+                m_files->highlight(result.files);
+            });
+    connect(m_agent,
+            &AgentRun::errorOccurred,
+            m_chat,
+            [this](const QString &, const QString &message) { m_chat->addError(message); });
     connect(m_agent, &AgentRun::finished, this, [this](const QString &status, int) {
         m_editor->setAgentWriting(false);
         m_chat->endAssistantMessage();
         m_chat->setBusy(false);
         if (status == QLatin1String("max_turns"))
-            m_chat->addError(tr("The agent stopped after %1 turns without an answer.").arg(m_settings.maxTurns));
+            m_chat->addError(
+                tr("The agent stopped after %1 turns without an answer.").arg(m_settings.maxTurns));
         statusBar()->showMessage(tr("Agent: %1").arg(status), 5000);
         updateStatus();
     });
 
     // Runs the person starts from the editor share the session with the agent.
-    connect(m_session, &SandboxSession::outputReady, m_console, [this](OutputStream stream, const QString &text) {
-        if (m_personRunning)
-            m_console->appendOutput(stream, text);
-    });
+    connect(m_session,
+            &SandboxSession::outputReady,
+            m_console,
+            [this](OutputStream stream, const QString &text) {
+                if (m_personRunning)
+                    m_console->appendOutput(stream, text);
+            });
     connect(m_session, &SandboxSession::finished, this, [this](const ExecutionResult &result) {
         if (!m_personRunning)
             return;
@@ -220,7 +238,8 @@ void MainWindow::updateStatus()
         break;
     }
     const SandboxConfig &config = m_session->config();
-    sandbox += tr("  ·  network %1  ·  memory %2").arg(config.network ? tr("ON") : tr("off"), config.memory);
+    sandbox += tr("  ·  network %1  ·  memory %2")
+                   .arg(config.network ? tr("ON") : tr("off"), config.memory);
     m_sandboxStatus->setText(sandbox);
     m_modelStatus->setText(tr("Model: %1 at %2").arg(m_settings.model, m_settings.baseUrl));
 }
@@ -239,8 +258,10 @@ void MainWindow::restoreState()
     QSettings settings(m_settings.settingsFile(), QSettings::IniFormat);
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     QMainWindow::restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    m_mainSplitter->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray());
-    m_centreSplitter->restoreState(settings.value(QStringLiteral("window/centreSplitter")).toByteArray());
+    m_mainSplitter->restoreState(
+        settings.value(QStringLiteral("window/mainSplitter")).toByteArray());
+    m_centreSplitter->restoreState(
+        settings.value(QStringLiteral("window/centreSplitter")).toByteArray());
 }
 
 void MainWindow::showEvent(QShowEvent *event)

@@ -18,7 +18,10 @@ QString AgentOptions::defaultSystemPrompt()
         "without calling a tool.");
 }
 
-AgentRun::AgentRun(ChatClient *client, SandboxSession *session, AgentOptions options, QObject *parent)
+AgentRun::AgentRun(ChatClient *client,
+                   SandboxSession *session,
+                   AgentOptions options,
+                   QObject *parent)
     : QObject(parent)
     , m_client(client)
     , m_session(session)
@@ -32,34 +35,44 @@ AgentRun::AgentRun(ChatClient *client, SandboxSession *session, AgentOptions opt
         if (m_running)
             Q_EMIT reasoningDelta(t);
     });
-    connect(client, &ChatClient::toolCallStarted, this, [this](int index, const QString &id, const QString &name) {
-        if (!m_running)
-            return;
-        const QString callId = id.isEmpty() ? QStringLiteral("call_%1").arg(index) : id;
-        m_streamingIds.insert(index, callId);
-        m_streamingArgs.insert(index, QString());
-        Q_EMIT toolCallStarted(callId, name);
-    });
-    connect(client, &ChatClient::toolArgumentsDelta, this, [this](int index, const QString &fragment) {
-        if (!m_running)
-            return;
-        QString &args = m_streamingArgs[index];
-        args += fragment;
-        const QString code = partialJsonStringField(args, QStringLiteral("code"));
-        if (!code.isNull())
-            Q_EMIT toolCodeChanged(m_streamingIds.value(index), code);
-    });
+    connect(client,
+            &ChatClient::toolCallStarted,
+            this,
+            [this](int index, const QString &id, const QString &name) {
+                if (!m_running)
+                    return;
+                const QString callId = id.isEmpty() ? QStringLiteral("call_%1").arg(index) : id;
+                m_streamingIds.insert(index, callId);
+                m_streamingArgs.insert(index, QString());
+                Q_EMIT toolCallStarted(callId, name);
+            });
+    connect(
+        client, &ChatClient::toolArgumentsDelta, this, [this](int index, const QString &fragment) {
+            if (!m_running)
+                return;
+            QString &args = m_streamingArgs[index];
+            args += fragment;
+            const QString code = partialJsonStringField(args, QStringLiteral("code"));
+            if (!code.isNull())
+                Q_EMIT toolCodeChanged(m_streamingIds.value(index), code);
+        });
     connect(client, &ChatClient::finished, this, &AgentRun::onCompletion);
-    connect(client, &ChatClient::errorOccurred, this, [this](const QString &code, const QString &message) {
-        if (!m_running)
-            return;
-        Q_EMIT errorOccurred(code, message);
-        finish(QStringLiteral("error"));
-    });
-    connect(session, &SandboxSession::outputReady, this, [this](OutputStream stream, const QString &text) {
-        if (!m_activeToolId.isEmpty())
-            Q_EMIT toolOutput(m_activeToolId, stream, text);
-    });
+    connect(client,
+            &ChatClient::errorOccurred,
+            this,
+            [this](const QString &code, const QString &message) {
+                if (!m_running)
+                    return;
+                Q_EMIT errorOccurred(code, message);
+                finish(QStringLiteral("error"));
+            });
+    connect(session,
+            &SandboxSession::outputReady,
+            this,
+            [this](OutputStream stream, const QString &text) {
+                if (!m_activeToolId.isEmpty())
+                    Q_EMIT toolOutput(m_activeToolId, stream, text);
+            });
     connect(session, &SandboxSession::finished, this, &AgentRun::onSessionFinished);
 }
 
@@ -68,7 +81,8 @@ void AgentRun::start(const QString &prompt)
     if (m_running)
         return;
     if (m_messages.empty() && !m_options.systemPrompt.isEmpty())
-        m_messages.push_back({{"role", "system"}, {"content", m_options.systemPrompt.toStdString()}});
+        m_messages.push_back(
+            {{"role", "system"}, {"content", m_options.systemPrompt.toStdString()}});
     m_messages.push_back({{"role", "user"}, {"content", prompt.toStdString()}});
     Q_EMIT messageAdded(QStringLiteral("user"), prompt);
     m_running = true;
@@ -94,7 +108,8 @@ void AgentRun::onCompletion(const ChatCompletion &completion)
         return;
     if (completion.promptTokens >= 0 || completion.completionTokens >= 0)
         Q_EMIT usage(completion.promptTokens, completion.completionTokens);
-    nlohmann::json assistant = {{"role", "assistant"}, {"content", completion.content.toStdString()}};
+    nlohmann::json assistant
+        = {{"role", "assistant"}, {"content", completion.content.toStdString()}};
     if (!completion.toolCalls.isEmpty()) {
         nlohmann::json calls = nlohmann::json::array();
         for (const ToolCall &call : completion.toolCalls) {
@@ -130,9 +145,10 @@ void AgentRun::executeNext()
     const ToolCall call = m_pendingCalls.dequeue();
     Q_EMIT toolCall(call.id, call.name, call.arguments);
     if (call.name != QLatin1String("run_python")) {
-        addToolMessage(call.id,
-                       Tools::errorJson(QStringLiteral("unknown tool '%1'; the tools are: run_python")
-                                            .arg(call.name)));
+        addToolMessage(
+            call.id,
+            Tools::errorJson(
+                QStringLiteral("unknown tool '%1'; the tools are: run_python").arg(call.name)));
         executeNext();
         return;
     }
@@ -170,9 +186,14 @@ void AgentRun::stop()
         return;
     m_running = false; // from here on, late signals only record, they do not continue
     m_client->cancel();
-    if (!m_activeToolId.isEmpty())
+    if (!m_activeToolId.isEmpty()) {
+        const QString id = m_activeToolId;
         m_session->stop(); // its finished(killed) records the tool result
-    m_activeToolId.clear();
+        if (m_activeToolId == id) {
+            m_activeToolId.clear();
+            addToolMessage(id, Tools::errorJson(QStringLiteral("stopped by the person")));
+        }
+    }
     // Every tool call needs an answer, or the next request is refused by strict servers.
     while (!m_pendingCalls.isEmpty())
         addToolMessage(m_pendingCalls.dequeue().id,

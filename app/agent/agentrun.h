@@ -29,7 +29,10 @@ class AgentRun : public QObject
 {
     Q_OBJECT
 public:
-    AgentRun(ChatClient *client, SandboxSession *session, AgentOptions options, QObject *parent = nullptr);
+    AgentRun(ChatClient *client,
+             SandboxSession *session,
+             AgentOptions options,
+             QObject *parent = nullptr);
 
     void start(const QString &prompt);
     void stop();

@@ -50,8 +50,9 @@ void writeErr(const QString &text)
 
 void emitJson(const nlohmann::ordered_json &event)
 {
-    writeOut(QString::fromStdString(event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
-             + QLatin1Char('\n'));
+    writeOut(
+        QString::fromStdString(event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+        + QLatin1Char('\n'));
 }
 
 std::string utf8(const QString &s)
@@ -99,12 +100,18 @@ QString newConversationId()
 int runChat(const QStringList &args)
 {
     QCommandLineParser parser;
-    const QCommandLineOption prompt(QStringLiteral("prompt"), QStringLiteral("what to ask"), QStringLiteral("TEXT"));
-    const QCommandLineOption baseUrl(QStringLiteral("base-url"), QStringLiteral("model endpoint"), QStringLiteral("URL"));
-    const QCommandLineOption model(QStringLiteral("model"), QStringLiteral("model name"), QStringLiteral("NAME"));
-    const QCommandLineOption workspace(QStringLiteral("workspace"), QStringLiteral("workspace folder"), QStringLiteral("DIR"));
-    const QCommandLineOption maxTurns(QStringLiteral("max-turns"), QStringLiteral("turn limit"), QStringLiteral("N"));
-    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("one JSON event per line"));
+    const QCommandLineOption prompt(
+        QStringLiteral("prompt"), QStringLiteral("what to ask"), QStringLiteral("TEXT"));
+    const QCommandLineOption baseUrl(
+        QStringLiteral("base-url"), QStringLiteral("model endpoint"), QStringLiteral("URL"));
+    const QCommandLineOption model(
+        QStringLiteral("model"), QStringLiteral("model name"), QStringLiteral("NAME"));
+    const QCommandLineOption workspace(
+        QStringLiteral("workspace"), QStringLiteral("workspace folder"), QStringLiteral("DIR"));
+    const QCommandLineOption maxTurns(
+        QStringLiteral("max-turns"), QStringLiteral("turn limit"), QStringLiteral("N"));
+    const QCommandLineOption json(QStringLiteral("json"),
+                                  QStringLiteral("one JSON event per line"));
     parser.addOptions({prompt, baseUrl, model, workspace, maxTurns, json});
     if (!parseOptions(parser, QStringLiteral("chat"), args))
         return kExitUsage;
@@ -127,12 +134,14 @@ int runChat(const QStringList &args)
             return usageError(QStringLiteral("--max-turns needs a positive number"));
     }
     const QUrl url(settings.baseUrl);
-    if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
+    if (!url.isValid()
+        || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
         return usageError(QStringLiteral("--base-url must be an http(s) URL: ") + settings.baseUrl);
 
     const QString conversationId = newConversationId();
-    const QString workspaceDir = parser.isSet(workspace) ? QDir(parser.value(workspace)).absolutePath()
-                                                         : settings.workspaceFor(conversationId);
+    const QString workspaceDir = parser.isSet(workspace)
+                                     ? QDir(parser.value(workspace)).absolutePath()
+                                     : settings.workspaceFor(conversationId);
     const bool asJson = parser.isSet(json);
 
     ChatClient client(settings.clientConfig());
@@ -157,62 +166,85 @@ int runChat(const QStringList &args)
         if (asJson)
             emitJson({{"type", "reasoning_delta"}, {"text", utf8(text)}});
     });
-    QObject::connect(&agent, &AgentRun::toolCall, &loop, [&](const QString &id, const QString &name, const QString &arguments) {
-        if (asJson) {
-            emitJson({{"type", "tool_call"}, {"id", utf8(id)}, {"name", utf8(name)}, {"arguments", utf8(arguments)}});
-            return;
-        }
-        if (midLine)
-            writeOut(QStringLiteral("\n"));
-        midLine = false;
-        const nlohmann::json parsed = nlohmann::json::parse(utf8(arguments), nullptr, false);
-        QString code = arguments;
-        if (parsed.is_object() && parsed.contains("code") && parsed["code"].is_string())
-            code = QString::fromStdString(parsed["code"].get<std::string>());
-        writeOut(QStringLiteral("--- %1\n%2\n---\n").arg(name, code.trimmed()));
-    });
-    QObject::connect(&agent, &AgentRun::toolOutput, &loop, [&](const QString &id, OutputStream stream, const QString &text) {
-        const char *streamName = stream == OutputStream::Stdout ? "stdout" : "stderr";
-        if (asJson)
-            emitJson({{"type", "tool_output"}, {"id", utf8(id)}, {"stream", streamName}, {"text", utf8(text)}});
-        else
-            writeOut(text);
-    });
-    QObject::connect(&agent, &AgentRun::toolResult, &loop, [&](const QString &id, const ExecutionResult &result) {
-        if (asJson) {
-            nlohmann::ordered_json files = nlohmann::ordered_json::array();
-            for (const QString &f : result.files)
-                files.push_back(utf8(f));
-            emitJson({{"type", "tool_result"},
-                      {"id", utf8(id)},
-                      {"status", utf8(ExecutionResult::statusName(result.status))},
-                      {"exit_code", result.exitCode},
-                      {"duration_ms", result.durationMs},
-                      {"files", files}});
-            return;
-        }
-        if (!result.error.isEmpty())
-            writeOut(result.error.trimmed() + QLatin1Char('\n'));
-        writeOut(QStringLiteral("--- %1 in %2 ms%3\n")
-                     .arg(ExecutionResult::statusName(result.status))
-                     .arg(result.durationMs)
-                     .arg(result.files.isEmpty() ? QString()
-                                                 : QStringLiteral(", files: ") + result.files.join(QStringLiteral(", "))));
-    });
-    QObject::connect(&agent, &AgentRun::messageAdded, &loop, [&](const QString &role, const QString &content) {
-        if (asJson)
-            emitJson({{"type", "message"}, {"role", utf8(role)}, {"content", utf8(content)}});
-    });
+    QObject::connect(
+        &agent,
+        &AgentRun::toolCall,
+        &loop,
+        [&](const QString &id, const QString &name, const QString &arguments) {
+            if (asJson) {
+                emitJson({{"type", "tool_call"},
+                          {"id", utf8(id)},
+                          {"name", utf8(name)},
+                          {"arguments", utf8(arguments)}});
+                return;
+            }
+            if (midLine)
+                writeOut(QStringLiteral("\n"));
+            midLine = false;
+            const nlohmann::json parsed = nlohmann::json::parse(utf8(arguments), nullptr, false);
+            QString code = arguments;
+            if (parsed.is_object() && parsed.contains("code") && parsed["code"].is_string())
+                code = QString::fromStdString(parsed["code"].get<std::string>());
+            writeOut(QStringLiteral("--- %1\n%2\n---\n").arg(name, code.trimmed()));
+        });
+    QObject::connect(&agent,
+                     &AgentRun::toolOutput,
+                     &loop,
+                     [&](const QString &id, OutputStream stream, const QString &text) {
+                         const char *streamName
+                             = stream == OutputStream::Stdout ? "stdout" : "stderr";
+                         if (asJson)
+                             emitJson({{"type", "tool_output"},
+                                       {"id", utf8(id)},
+                                       {"stream", streamName},
+                                       {"text", utf8(text)}});
+                         else
+                             writeOut(text);
+                     });
+    QObject::connect(&agent,
+                     &AgentRun::toolResult,
+                     &loop,
+                     [&](const QString &id, const ExecutionResult &result) {
+                         if (asJson) {
+                             nlohmann::ordered_json files = nlohmann::ordered_json::array();
+                             for (const QString &f : result.files)
+                                 files.push_back(utf8(f));
+                             emitJson({{"type", "tool_result"},
+                                       {"id", utf8(id)},
+                                       {"status", utf8(ExecutionResult::statusName(result.status))},
+                                       {"exit_code", result.exitCode},
+                                       {"duration_ms", result.durationMs},
+                                       {"files", files}});
+                             return;
+                         }
+                         if (!result.error.isEmpty())
+                             writeOut(result.error.trimmed() + QLatin1Char('\n'));
+                         writeOut(QStringLiteral("--- %1 in %2 ms%3\n")
+                                      .arg(ExecutionResult::statusName(result.status))
+                                      .arg(result.durationMs)
+                                      .arg(result.files.isEmpty()
+                                               ? QString()
+                                               : QStringLiteral(", files: ")
+                                                     + result.files.join(QStringLiteral(", "))));
+                     });
+    QObject::connect(
+        &agent, &AgentRun::messageAdded, &loop, [&](const QString &role, const QString &content) {
+            if (asJson)
+                emitJson({{"type", "message"}, {"role", utf8(role)}, {"content", utf8(content)}});
+        });
     QObject::connect(&agent, &AgentRun::usage, &loop, [&](int promptTokens, int completionTokens) {
         if (asJson)
-            emitJson({{"type", "usage"}, {"prompt_tokens", promptTokens}, {"completion_tokens", completionTokens}});
+            emitJson({{"type", "usage"},
+                      {"prompt_tokens", promptTokens},
+                      {"completion_tokens", completionTokens}});
     });
-    QObject::connect(&agent, &AgentRun::errorOccurred, &loop, [&](const QString &code, const QString &message) {
-        if (asJson)
-            emitJson({{"type", "error"}, {"code", utf8(code)}, {"message", utf8(message)}});
-        else
-            writeErr(QStringLiteral("sandcastle: ") + message + QLatin1Char('\n'));
-    });
+    QObject::connect(
+        &agent, &AgentRun::errorOccurred, &loop, [&](const QString &code, const QString &message) {
+            if (asJson)
+                emitJson({{"type", "error"}, {"code", utf8(code)}, {"message", utf8(message)}});
+            else
+                writeErr(QStringLiteral("sandcastle: ") + message + QLatin1Char('\n'));
+        });
     QObject::connect(&agent, &AgentRun::finished, &loop, [&](const QString &status, int turns) {
         if (asJson) {
             emitJson({{"type", "done"}, {"status", utf8(status)}, {"turns", turns}});
@@ -220,12 +252,16 @@ int runChat(const QStringList &args)
             if (midLine)
                 writeOut(QStringLiteral("\n"));
             if (status != QLatin1String("answered"))
-                writeErr(QStringLiteral("sandcastle: the agent ended with status %1 after %2 turns\n").arg(status).arg(turns));
+                writeErr(
+                    QStringLiteral("sandcastle: the agent ended with status %1 after %2 turns\n")
+                        .arg(status)
+                        .arg(turns));
         }
         exitCode = status == QLatin1String("answered") ? kExitOk : kExitFailure;
         loop.quit();
     });
-    QMetaObject::invokeMethod(&agent, [&] { agent.start(promptText); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        &agent, [&] { agent.start(promptText); }, Qt::QueuedConnection);
     loop.exec();
     session.stop();
     return exitCode;
@@ -236,11 +272,16 @@ int runChat(const QStringList &args)
 int runExec(const QStringList &args)
 {
     QCommandLineParser parser;
-    const QCommandLineOption fresh(QStringLiteral("fresh"), QStringLiteral("a new container for this run"));
-    const QCommandLineOption timeout(QStringLiteral("timeout"), QStringLiteral("seconds"), QStringLiteral("S"));
-    const QCommandLineOption memory(QStringLiteral("memory"), QStringLiteral("memory limit"), QStringLiteral("SIZE"));
-    const QCommandLineOption network(QStringLiteral("network"), QStringLiteral("allow network access"));
-    const QCommandLineOption workspace(QStringLiteral("workspace"), QStringLiteral("workspace folder"), QStringLiteral("DIR"));
+    const QCommandLineOption fresh(QStringLiteral("fresh"),
+                                   QStringLiteral("a new container for this run"));
+    const QCommandLineOption timeout(
+        QStringLiteral("timeout"), QStringLiteral("seconds"), QStringLiteral("S"));
+    const QCommandLineOption memory(
+        QStringLiteral("memory"), QStringLiteral("memory limit"), QStringLiteral("SIZE"));
+    const QCommandLineOption network(QStringLiteral("network"),
+                                     QStringLiteral("allow network access"));
+    const QCommandLineOption workspace(
+        QStringLiteral("workspace"), QStringLiteral("workspace folder"), QStringLiteral("DIR"));
     parser.addOptions({fresh, timeout, memory, network, workspace});
     if (!parseOptions(parser, QStringLiteral("exec"), args))
         return kExitUsage;
@@ -257,14 +298,16 @@ int runExec(const QStringList &args)
     } else {
         QFile file(positional.first());
         if (!file.open(QIODevice::ReadOnly))
-            return usageError(QStringLiteral("cannot read %1: %2").arg(positional.first(), file.errorString()));
+            return usageError(
+                QStringLiteral("cannot read %1: %2").arg(positional.first(), file.errorString()));
         code = file.readAll();
     }
 
     const AppSettings settings = AppSettings::load();
     const QString id = QStringLiteral("exec-") + newConversationId();
-    const QString workspaceDir = parser.isSet(workspace) ? QDir(parser.value(workspace)).absolutePath()
-                                                         : settings.workspaceFor(id);
+    const QString workspaceDir = parser.isSet(workspace)
+                                     ? QDir(parser.value(workspace)).absolutePath()
+                                     : settings.workspaceFor(id);
     SandboxConfig config = settings.sandboxConfig(id, workspaceDir);
     if (parser.isSet(timeout)) {
         bool ok = false;
@@ -285,38 +328,44 @@ int runExec(const QStringList &args)
     SandboxSession session(config);
     int exitCode = kExitEngine;
     QEventLoop loop;
-    QObject::connect(&session, &SandboxSession::outputReady, &loop, [](OutputStream stream, const QString &text) {
-        (stream == OutputStream::Stdout ? writeOut : writeErr)(text);
-    });
-    QObject::connect(&session, &SandboxSession::finished, &loop, [&](const ExecutionResult &result) {
-        switch (result.status) {
-        case ExecutionResult::Status::Ok:
-            exitCode = 0;
-            break;
-        case ExecutionResult::Status::Error:
-            writeErr(result.error);
-            exitCode = result.exitCode == 0 ? 1 : result.exitCode;
-            break;
-        case ExecutionResult::Status::Timeout:
-            writeErr(QStringLiteral("sandcastle: timed out after %1 s\n").arg(config.timeoutMs / 1000.0));
-            exitCode = 124;
-            break;
-        case ExecutionResult::Status::OutOfMemory:
-            writeErr(QStringLiteral("sandcastle: ") + result.error + QLatin1Char('\n'));
-            exitCode = 137;
-            break;
-        case ExecutionResult::Status::Killed:
-            writeErr(QStringLiteral("sandcastle: ") + result.error + QLatin1Char('\n'));
-            exitCode = 137;
-            break;
-        case ExecutionResult::Status::EngineError:
-            writeErr(QStringLiteral("sandcastle: ") + result.error + QLatin1Char('\n'));
-            exitCode = kExitEngine;
-            break;
-        }
-        loop.quit();
-    });
-    QMetaObject::invokeMethod(&session, [&] { session.runPython(QString::fromUtf8(code)); }, Qt::QueuedConnection);
+    QObject::connect(&session,
+                     &SandboxSession::outputReady,
+                     &loop,
+                     [](OutputStream stream, const QString &text) {
+                         (stream == OutputStream::Stdout ? writeOut : writeErr)(text);
+                     });
+    QObject::connect(
+        &session, &SandboxSession::finished, &loop, [&](const ExecutionResult &result) {
+            switch (result.status) {
+            case ExecutionResult::Status::Ok:
+                exitCode = 0;
+                break;
+            case ExecutionResult::Status::Error:
+                writeErr(result.error);
+                exitCode = result.exitCode == 0 ? 1 : result.exitCode;
+                break;
+            case ExecutionResult::Status::Timeout:
+                writeErr(QStringLiteral("sandcastle: timed out after %1 s\n")
+                             .arg(config.timeoutMs / 1000.0));
+                exitCode = 124;
+                break;
+            case ExecutionResult::Status::OutOfMemory:
+                writeErr(QStringLiteral("sandcastle: ") + result.error + QLatin1Char('\n'));
+                exitCode = 137;
+                break;
+            case ExecutionResult::Status::Killed:
+                writeErr(QStringLiteral("sandcastle: ") + result.error + QLatin1Char('\n'));
+                exitCode = 137;
+                break;
+            case ExecutionResult::Status::EngineError:
+                writeErr(QStringLiteral("sandcastle: ") + result.error + QLatin1Char('\n'));
+                exitCode = kExitEngine;
+                break;
+            }
+            loop.quit();
+        });
+    QMetaObject::invokeMethod(
+        &session, [&] { session.runPython(QString::fromUtf8(code)); }, Qt::QueuedConnection);
     loop.exec();
     session.stop();
     return exitCode;
@@ -337,8 +386,9 @@ int runImage(const QStringList &args)
     for (const char *name : {"Dockerfile", "kernel.py", "build-image.sh"}) {
         const QString fileName = QString::fromLatin1(name);
         QFile::copy(QStringLiteral(":/sandbox/image/") + fileName, context.filePath(fileName));
-        QFile::setPermissions(context.filePath(fileName), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner
-                                                              | QFile::ReadGroup | QFile::ReadOther);
+        QFile::setPermissions(context.filePath(fileName),
+                              QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner
+                                  | QFile::ReadGroup | QFile::ReadOther);
     }
     QProcess build;
     build.setProcessChannelMode(QProcess::ForwardedChannels);
@@ -364,24 +414,33 @@ int runDoctor(const QStringList &args)
     bool allOk = true;
     auto report = [&](bool ok, const QString &check, const QString &detail) {
         allOk = allOk && ok;
-        writeOut(QStringLiteral("%1  %2  %3\n").arg(ok ? QStringLiteral("ok  ") : QStringLiteral("FAIL"), check.leftJustified(8), detail));
+        writeOut(QStringLiteral("%1  %2  %3\n")
+                     .arg(ok ? QStringLiteral("ok  ") : QStringLiteral("FAIL"),
+                          check.leftJustified(8),
+                          detail));
     };
 
     const QString enginePath = QStandardPaths::findExecutable(settings.engine);
-    report(!enginePath.isEmpty(), QStringLiteral("engine"),
-           enginePath.isEmpty() ? QStringLiteral("'%1' not found (apt-get install docker.io)").arg(settings.engine)
-                                : QStringLiteral("%1 at %2").arg(settings.engine, enginePath));
+    report(!enginePath.isEmpty(),
+           QStringLiteral("engine"),
+           enginePath.isEmpty()
+               ? QStringLiteral("'%1' not found (apt-get install docker.io)").arg(settings.engine)
+               : QStringLiteral("%1 at %2").arg(settings.engine, enginePath));
     const ContainerEngine engine(settings.engine);
-    const Result<QString> daemon = enginePath.isEmpty() ? Result<QString>::failure(QStringLiteral("no engine"))
-                                                        : engine.checkDaemon();
-    report(daemon.isOk(), QStringLiteral("daemon"),
+    const Result<QString> daemon = enginePath.isEmpty()
+                                       ? Result<QString>::failure(QStringLiteral("no engine"))
+                                       : engine.checkDaemon();
+    report(daemon.isOk(),
+           QStringLiteral("daemon"),
            daemon ? QStringLiteral("running, version %1").arg(daemon.value()) : daemon.error());
     if (daemon) {
         const Result<bool> image = engine.imageExists(settings.image);
         const bool present = image && image.value();
-        report(present, QStringLiteral("image"),
+        report(present,
+               QStringLiteral("image"),
                present ? settings.image
-                       : QStringLiteral("%1 is missing: run 'sandcastle image build'").arg(settings.image));
+                       : QStringLiteral("%1 is missing: run 'sandcastle image build'")
+                             .arg(settings.image));
     } else {
         report(false, QStringLiteral("image"), QStringLiteral("cannot check without the daemon"));
     }
@@ -401,9 +460,11 @@ int runDoctor(const QStringList &args)
     loop.exec();
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const bool reachable = status > 0;
-    report(reachable, QStringLiteral("endpoint"),
+    report(reachable,
+           QStringLiteral("endpoint"),
            reachable ? QStringLiteral("%1 answers (HTTP %2)").arg(settings.baseUrl).arg(status)
-                     : QStringLiteral("%1 cannot be reached: %2").arg(settings.baseUrl, reply->errorString()));
+                     : QStringLiteral("%1 cannot be reached: %2")
+                           .arg(settings.baseUrl, reply->errorString()));
     reply->deleteLater();
 
     const QString host = QUrl(settings.baseUrl).host();
@@ -411,11 +472,12 @@ int runDoctor(const QStringList &args)
                        || host == QLatin1String("::1");
     const bool keyOk = !settings.apiKey.isEmpty() || local;
     const bool rejected = status == 401 || status == 403;
-    report(keyOk && !rejected, QStringLiteral("key"),
-           rejected                    ? QStringLiteral("the endpoint refused the API key (HTTP %1)").arg(status)
+    report(keyOk && !rejected,
+           QStringLiteral("key"),
+           rejected ? QStringLiteral("the endpoint refused the API key (HTTP %1)").arg(status)
            : !settings.apiKey.isEmpty() ? QStringLiteral("set")
            : local                      ? QStringLiteral("none needed for a local endpoint")
-                                        : QStringLiteral("missing: set SANDCASTLE_API_KEY or OPENAI_API_KEY"));
+                   : QStringLiteral("missing: set SANDCASTLE_API_KEY or OPENAI_API_KEY"));
     return allOk ? kExitOk : kExitFailure;
 }
 
@@ -445,7 +507,8 @@ int run(const QStringList &args)
         writeOut(QStringLiteral("sandcastle %1\n").arg(QStringLiteral(SANDCASTLE_VERSION)));
         return kExitOk;
     }
-    if (command == QLatin1String("--help") || command == QLatin1String("-h") || command == QLatin1String("help")) {
+    if (command == QLatin1String("--help") || command == QLatin1String("-h")
+        || command == QLatin1String("help")) {
         writeOut(usageText());
         return kExitOk;
     }

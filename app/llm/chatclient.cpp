@@ -1,5 +1,7 @@
 #include "chatclient.h"
 
+#include "jsonfields.h"
+
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
@@ -7,24 +9,12 @@
 namespace Sandcastle {
 
 namespace {
-QString jsonString(const nlohmann::json &obj, const char *key)
-{
-    if (!obj.is_object())
-        return {};
-    const auto it = obj.find(key);
-    if (it == obj.end() || !it->is_string())
-        return {};
-    return QString::fromStdString(it->get<std::string>());
-}
-
 // The most useful sentence in an error body: OpenAI's {"error":{"message"}} or Ollama's
 // {"error":"..."}, else the start of the body.
 QString errorMessageFromBody(const QByteArray &body)
 {
-    const nlohmann::json doc = nlohmann::json::parse(body.constData(),
-                                                     body.constData() + body.size(),
-                                                     nullptr,
-                                                     false);
+    const nlohmann::json doc
+        = nlohmann::json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
     if (doc.is_object() && doc.contains("error")) {
         const nlohmann::json &error = doc["error"];
         if (error.is_string())
@@ -55,7 +45,8 @@ ChatClient::~ChatClient()
     cancel();
 }
 
-nlohmann::json ChatClient::requestBody(const nlohmann::json &messages, const nlohmann::json &tools) const
+nlohmann::json ChatClient::requestBody(const nlohmann::json &messages,
+                                       const nlohmann::json &tools) const
 {
     nlohmann::json body = {{"model", m_config.model.toStdString()},
                            {"messages", messages},
@@ -81,7 +72,8 @@ void ChatClient::send(const nlohmann::json &messages, const nlohmann::json &tool
     cancel();
     resetState();
     const QUrl url = chatCompletionsUrl(m_config.baseUrl);
-    if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
+    if (!url.isValid()
+        || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
         QMetaObject::invokeMethod(
             this,
             [this, url] {
@@ -127,7 +119,8 @@ void ChatClient::onReadyRead()
         m_errorBody += bytes.left(65536 - m_errorBody.size());
         return;
     }
-    const QByteArray contentType = m_reply->header(QNetworkRequest::ContentTypeHeader).toByteArray();
+    const QByteArray contentType
+        = m_reply->header(QNetworkRequest::ContentTypeHeader).toByteArray();
     m_isEventStream = m_isEventStream || contentType.contains("text/event-stream");
     if (!m_isEventStream) {
         m_errorBody += bytes.left(65536 - m_errorBody.size());
@@ -147,10 +140,8 @@ void ChatClient::handleEvent(const SseParser::Event &event)
         m_sawDone = true;
         return;
     }
-    const nlohmann::json chunk = nlohmann::json::parse(event.data.constData(),
-                                                       event.data.constData() + event.data.size(),
-                                                       nullptr,
-                                                       false);
+    const nlohmann::json chunk = nlohmann::json::parse(
+        event.data.constData(), event.data.constData() + event.data.size(), nullptr, false);
     if (chunk.is_discarded() || !chunk.is_object()) {
         fail(QStringLiteral("bad_stream"),
              QStringLiteral("the model sent a stream event that is not JSON: ")
@@ -216,9 +207,9 @@ void ChatClient::onFinished()
     if (status >= 400) {
         m_errorBody += reply->readAll();
         const QString code = status == 401 || status == 403 ? QStringLiteral("auth")
-                             : status == 429            ? QStringLiteral("rate_limited")
-                             : status >= 500            ? QStringLiteral("server_error")
-                                                        : QStringLiteral("http_error");
+                             : status == 429                ? QStringLiteral("rate_limited")
+                             : status >= 500                ? QStringLiteral("server_error")
+                                                            : QStringLiteral("http_error");
         Q_EMIT errorOccurred(code,
                              QStringLiteral("the model endpoint answered HTTP %1: %2")
                                  .arg(status)
@@ -243,8 +234,9 @@ void ChatClient::onFinished()
         handleEvent(event);
     m_completion.toolCalls = m_toolCalls.calls();
     if (!m_sawDone && m_completion.finishReason.isEmpty()) {
-        Q_EMIT errorOccurred(QStringLiteral("incomplete"),
-                             QStringLiteral("the model's stream ended before the answer was complete"));
+        Q_EMIT errorOccurred(
+            QStringLiteral("incomplete"),
+            QStringLiteral("the model's stream ended before the answer was complete"));
         return;
     }
     Q_EMIT finished(m_completion);

@@ -26,7 +26,7 @@ struct ChatCompletion
 
 struct ClientConfig
 {
-    QUrl baseUrl;  // e.g. http://127.0.0.1:11434/v1
+    QUrl baseUrl;   // e.g. http://127.0.0.1:11434/v1
     QString apiKey; // sent as a Bearer token when not empty
     QString model;
     int idleTimeoutMs = 120000; // no byte for this long ends the request

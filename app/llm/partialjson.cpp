@@ -39,11 +39,21 @@ struct Scanner
                 return out;
             const QChar e = s.at(i + 1);
             switch (e.unicode()) {
-            case 'n': out += QLatin1Char('\n'); break;
-            case 't': out += QLatin1Char('\t'); break;
-            case 'r': out += QLatin1Char('\r'); break;
-            case 'b': out += QLatin1Char('\b'); break;
-            case 'f': out += QLatin1Char('\f'); break;
+            case 'n':
+                out += QLatin1Char('\n');
+                break;
+            case 't':
+                out += QLatin1Char('\t');
+                break;
+            case 'r':
+                out += QLatin1Char('\r');
+                break;
+            case 'b':
+                out += QLatin1Char('\b');
+                break;
+            case 'f':
+                out += QLatin1Char('\f');
+                break;
             case 'u': {
                 if (i + 6 > s.size())
                     return out;
@@ -55,7 +65,9 @@ struct Scanner
                 i += 6;
                 continue;
             }
-            default: out += e; break; // \" \\ \/
+            default:
+                out += e;
+                break; // \" \\ \/
             }
             i += 2;
         }

@@ -1,20 +1,10 @@
 #include "toolcallaccumulator.h"
 
+#include "jsonfields.h"
+
 #include <nlohmann/json.hpp>
 
 namespace Sandcastle {
-
-namespace {
-QString stringField(const nlohmann::json &obj, const char *key)
-{
-    if (!obj.is_object())
-        return {};
-    const auto it = obj.find(key);
-    if (it == obj.end() || !it->is_string())
-        return {};
-    return QString::fromStdString(it->get<std::string>());
-}
-} // namespace
 
 QList<ToolCallAccumulator::Update> ToolCallAccumulator::add(const nlohmann::json &toolCalls)
 {
@@ -24,7 +14,7 @@ QList<ToolCallAccumulator::Update> ToolCallAccumulator::add(const nlohmann::json
     for (const nlohmann::json &delta : toolCalls) {
         if (!delta.is_object())
             continue;
-        const QString id = stringField(delta, "id");
+        const QString id = jsonString(delta, "id");
         int index;
         if (delta.contains("index") && delta["index"].is_number_integer()) {
             index = delta["index"].get<int>();
@@ -43,7 +33,7 @@ QList<ToolCallAccumulator::Update> ToolCallAccumulator::add(const nlohmann::json
         QString argumentsDelta;
         if (delta.contains("function") && delta["function"].is_object()) {
             const nlohmann::json &fn = delta["function"];
-            const QString name = stringField(fn, "name");
+            const QString name = jsonString(fn, "name");
             if (!name.isEmpty())
                 call.name = name;
             if (fn.contains("arguments")) {

@@ -18,7 +18,7 @@ public:
     struct Update
     {
         int index = 0;
-        bool started = false;  // first fragment of this call: id and name are known
+        bool started = false;   // first fragment of this call: id and name are known
         QString argumentsDelta; // what this fragment added
     };
 

@@ -18,7 +18,8 @@ inline QString dockerUnavailableReason()
         return daemon.error();
     const Result<bool> image = engine.imageExists(config.image);
     if (!image || !image.value())
-        return QStringLiteral("the sandbox image %1 is missing (sandcastle image build)").arg(config.image);
+        return QStringLiteral("the sandbox image %1 is missing (sandcastle image build)")
+            .arg(config.image);
     return {};
 }
 
@@ -26,12 +27,12 @@ inline QString dockerUnavailableReason()
 
 // Docker tests skip on a developer machine without Docker, and fail in CI (CI is set): a CI
 // that cannot reach the daemon must not pass by skipping.
-#define SANDCASTLE_REQUIRE_DOCKER()                                                               \
-    do {                                                                                          \
-        static const QString reason_ = Sandcastle::Testing::dockerUnavailableReason();            \
-        if (!reason_.isEmpty()) {                                                                 \
-            if (qEnvironmentVariableIsSet("CI"))                                                  \
-                QFAIL(qPrintable(QStringLiteral("Docker is required in CI: ") + reason_));        \
-            QSKIP(qPrintable(QStringLiteral("Docker unavailable: ") + reason_));                  \
-        }                                                                                         \
+#define SANDCASTLE_REQUIRE_DOCKER()                                                                \
+    do {                                                                                           \
+        static const QString reason_ = Sandcastle::Testing::dockerUnavailableReason();             \
+        if (!reason_.isEmpty()) {                                                                  \
+            if (qEnvironmentVariableIsSet("CI"))                                                   \
+                QFAIL(qPrintable(QStringLiteral("Docker is required in CI: ") + reason_));         \
+            QSKIP(qPrintable(QStringLiteral("Docker unavailable: ") + reason_));                   \
+        }                                                                                          \
     } while (false)

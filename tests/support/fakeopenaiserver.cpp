@@ -76,7 +76,8 @@ void FakeOpenAiServer::enqueueText(const QString &text, int pieceSize)
     response.writes << sseEvent(chunkJson({{QStringLiteral("role"), QStringLiteral("assistant")},
                                            {QStringLiteral("content"), QString()}}));
     for (qsizetype i = 0; i < text.size(); i += pieceSize)
-        response.writes << sseEvent(chunkJson({{QStringLiteral("content"), text.mid(i, pieceSize)}}));
+        response.writes << sseEvent(
+            chunkJson({{QStringLiteral("content"), text.mid(i, pieceSize)}}));
     response.writes << sseEvent(chunkJson({}, QStringLiteral("stop")));
     response.writes << sseEvent(usageJson());
     response.writes << sseEvent("[DONE]");
@@ -102,7 +103,8 @@ void FakeOpenAiServer::enqueueToolCall(const QString &id,
     for (qsizetype i = 0; i < args.size(); i += pieceSize) {
         const QJsonObject piece{
             {QStringLiteral("index"), 0},
-            {QStringLiteral("function"), QJsonObject{{QStringLiteral("arguments"), args.mid(i, pieceSize)}}}};
+            {QStringLiteral("function"),
+             QJsonObject{{QStringLiteral("arguments"), args.mid(i, pieceSize)}}}};
         QByteArray event = sseEvent(chunkJson({{QStringLiteral("tool_calls"), QJsonArray{piece}}}));
         // Split the bytes of every other event across two writes as well.
         if ((i / pieceSize) % 2 == 1 && event.size() > 10) {
@@ -141,12 +143,13 @@ bool FakeOpenAiServer::loadScript(const QByteArray &json, QString *error)
         } else if (obj.contains(QStringLiteral("tool_call"))) {
             const QJsonObject call = obj.value(QStringLiteral("tool_call")).toObject();
             const QJsonValue args = call.value(QStringLiteral("arguments"));
-            const QByteArray argsJson = args.isString()
-                                            ? args.toString().toUtf8()
-                                            : QJsonDocument(args.toObject()).toJson(QJsonDocument::Compact);
-            enqueueToolCall(call.value(QStringLiteral("id")).toString(QStringLiteral("call_1")),
-                            call.value(QStringLiteral("name")).toString(QStringLiteral("run_python")),
-                            argsJson);
+            const QByteArray argsJson
+                = args.isString() ? args.toString().toUtf8()
+                                  : QJsonDocument(args.toObject()).toJson(QJsonDocument::Compact);
+            enqueueToolCall(
+                call.value(QStringLiteral("id")).toString(QStringLiteral("call_1")),
+                call.value(QStringLiteral("name")).toString(QStringLiteral("run_python")),
+                argsJson);
         } else if (obj.contains(QStringLiteral("error"))) {
             enqueueError(obj.value(QStringLiteral("error")).toInt(500),
                          obj.value(QStringLiteral("body")).toString().toUtf8());
@@ -185,7 +188,8 @@ void FakeOpenAiServer::onReadyRead(QTcpSocket *socket)
     for (qsizetype i = 1; i < lines.size(); ++i) {
         const qsizetype colon = lines.at(i).indexOf(':');
         if (colon > 0)
-            request.headers.insert(lines.at(i).left(colon).trimmed().toLower(), lines.at(i).mid(colon + 1).trimmed());
+            request.headers.insert(lines.at(i).left(colon).trimmed().toLower(),
+                                   lines.at(i).mid(colon + 1).trimmed());
     }
     const qsizetype length = request.headers.value("content-length", "0").toLongLong();
     if (buffer.size() < headerEnd + 4 + length)
@@ -200,16 +204,20 @@ void FakeOpenAiServer::respond(QTcpSocket *socket, const Request &request)
     if (request.path.endsWith("/models")) {
         const QByteArray body = "{\"object\":\"list\",\"data\":[{\"id\":\"fake-model\"}]}";
         socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
-                      "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+                      "Content-Length: "
+                      + QByteArray::number(body.size()) + "\r\n\r\n" + body);
         socket->disconnectFromHost();
         return;
     }
     m_requests.append(request);
     Q_EMIT requestReceived(int(m_requests.size()) - 1);
     if (!request.path.endsWith("/chat/completions") || m_script.isEmpty()) {
-        const QByteArray body = m_script.isEmpty() ? "{\"error\":{\"message\":\"the fake server has no more scripted responses\"}}"
-                                                   : "{\"error\":{\"message\":\"unknown path\"}}";
-        socket->write("HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: "
+        const QByteArray body
+            = m_script.isEmpty()
+                  ? "{\"error\":{\"message\":\"the fake server has no more scripted responses\"}}"
+                  : "{\"error\":{\"message\":\"unknown path\"}}";
+        socket->write("HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nConnection: "
+                      "close\r\nContent-Length: "
                       + QByteArray::number(body.size()) + "\r\n\r\n" + body);
         socket->disconnectFromHost();
         return;
@@ -217,14 +225,16 @@ void FakeOpenAiServer::respond(QTcpSocket *socket, const Request &request)
     const Response response = m_script.takeFirst();
     if (response.httpStatus != 200) {
         const QByteArray body = response.writes.join();
-        socket->write("HTTP/1.1 " + QByteArray::number(response.httpStatus)
-                      + " Error\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: "
-                      + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        socket->write(
+            "HTTP/1.1 " + QByteArray::number(response.httpStatus)
+            + " Error\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: "
+            + QByteArray::number(body.size()) + "\r\n\r\n" + body);
         socket->disconnectFromHost();
         return;
     }
-    socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
-                  "Connection: close\r\n\r\n");
+    socket->write(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+        "Connection: close\r\n\r\n");
     socket->flush();
     writeNext(socket, response.writes, response.delayMs);
 }

@@ -47,7 +47,10 @@ public:
     // Text, streamed in pieces of about `pieceSize` characters.
     void enqueueText(const QString &text, int pieceSize = 4);
     // One tool call whose JSON arguments arrive split into pieces of `pieceSize` bytes.
-    void enqueueToolCall(const QString &id, const QString &name, const QByteArray &argumentsJson, int pieceSize = 7);
+    void enqueueToolCall(const QString &id,
+                         const QString &name,
+                         const QByteArray &argumentsJson,
+                         int pieceSize = 7);
     void enqueueError(int httpStatus, const QByteArray &body);
     // Loads a script: a JSON array of {"text": ...} | {"tool_call": {"id","name","arguments"}}
     // | {"error": status, "body": ...}. Returns false with a message on a bad script.

@@ -13,10 +13,13 @@ int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Scripted OpenAI-compatible server on 127.0.0.1"));
+    parser.setApplicationDescription(
+        QStringLiteral("Scripted OpenAI-compatible server on 127.0.0.1"));
     parser.addHelpOption();
-    const QCommandLineOption script(QStringLiteral("script"), QStringLiteral("JSON script file"), QStringLiteral("FILE"));
-    const QCommandLineOption port(QStringLiteral("port"), QStringLiteral("port (default: any free)"), QStringLiteral("N"));
+    const QCommandLineOption script(
+        QStringLiteral("script"), QStringLiteral("JSON script file"), QStringLiteral("FILE"));
+    const QCommandLineOption port(
+        QStringLiteral("port"), QStringLiteral("port (default: any free)"), QStringLiteral("N"));
     parser.addOptions({script, port});
     parser.process(app);
 
@@ -24,7 +27,8 @@ int main(int argc, char *argv[])
     if (parser.isSet(script)) {
         QFile file(parser.value(script));
         if (!file.open(QIODevice::ReadOnly)) {
-            std::fprintf(stderr, "fake_openai_server: cannot read %s\n", qPrintable(parser.value(script)));
+            std::fprintf(
+                stderr, "fake_openai_server: cannot read %s\n", qPrintable(parser.value(script)));
             return 2;
         }
         QString error;

@@ -66,7 +66,8 @@ void ChatPane::appendBlock(const QString &html)
 void ChatPane::addUserMessage(const QString &text)
 {
     appendBlock(QStringLiteral("<p><b>%1</b><br>%2</p>")
-                    .arg(tr("You"), text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
+                    .arg(tr("You"),
+                         text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
 }
 
 void ChatPane::appendAssistantText(const QString &delta)
@@ -87,22 +88,27 @@ void ChatPane::appendAssistantText(const QString &delta)
 
 void ChatPane::addToolCall(const QString &name)
 {
-    appendBlock(QStringLiteral("<span style='color:#6a737d'>▶ %1</span>").arg(name.toHtmlEscaped()));
+    appendBlock(
+        QStringLiteral("<span style='color:#6a737d'>▶ %1</span>").arg(name.toHtmlEscaped()));
 }
 
 void ChatPane::addToolResult(const QString &status, qint64 durationMs, const QStringList &files)
 {
-    const QString colour = status == QLatin1String("ok") ? QStringLiteral("#22863a") : QStringLiteral("#cb2431");
-    QString line = QStringLiteral("<span style='color:%1'>%2</span> <span style='color:#6a737d'>%3</span>")
-                       .arg(colour, status.toHtmlEscaped(), tr("%1 ms").arg(durationMs));
+    const QString colour
+        = status == QLatin1String("ok") ? QStringLiteral("#22863a") : QStringLiteral("#cb2431");
+    QString line
+        = QStringLiteral("<span style='color:%1'>%2</span> <span style='color:#6a737d'>%3</span>")
+              .arg(colour, status.toHtmlEscaped(), tr("%1 ms").arg(durationMs));
     if (!files.isEmpty())
-        line += QStringLiteral(" <span style='color:#6a737d'>— %1</span>").arg(files.join(QStringLiteral(", ")).toHtmlEscaped());
+        line += QStringLiteral(" <span style='color:#6a737d'>— %1</span>")
+                    .arg(files.join(QStringLiteral(", ")).toHtmlEscaped());
     appendBlock(line);
 }
 
 void ChatPane::addError(const QString &message)
 {
-    appendBlock(QStringLiteral("<span style='color:#cb2431'>%1</span>").arg(message.toHtmlEscaped()));
+    appendBlock(
+        QStringLiteral("<span style='color:#cb2431'>%1</span>").arg(message.toHtmlEscaped()));
 }
 
 void ChatPane::endAssistantMessage()

@@ -57,7 +57,9 @@ void ConsolePane::endRun(const ExecutionResult &result)
     QTextCharFormat footer;
     footer.setForeground(result.isOk() ? QColor(0x22, 0x86, 0x3a) : QColor(0xcb, 0x24, 0x31));
     insert((m_atLineStart ? QString() : QStringLiteral("\n"))
-               + tr("■ %1 in %2 ms").arg(ExecutionResult::statusName(result.status)).arg(result.durationMs)
+               + tr("■ %1 in %2 ms")
+                     .arg(ExecutionResult::statusName(result.status))
+                     .arg(result.durationMs)
                + QLatin1Char('\n'),
            footer);
 }
