@@ -54,7 +54,7 @@ QString ChatPane::transcriptText() const
 
 void ChatPane::appendBlock(const QString &html)
 {
-    m_inAssistantText = false;
+    endAssistantMessage();
     QTextCursor cursor(m_transcript->document());
     cursor.movePosition(QTextCursor::End);
     if (!m_transcript->document()->isEmpty())
@@ -78,11 +78,15 @@ void ChatPane::appendAssistantText(const QString &delta)
         cursor.movePosition(QTextCursor::End);
         cursor.insertBlock();
         cursor.setCharFormat(QTextCharFormat());
+        m_assistantStart = cursor.position();
+        m_assistantText.clear();
         m_inAssistantText = true;
     }
+    // Streams as plain text; endAssistantMessage() renders the whole answer as Markdown.
     QTextCursor cursor(m_transcript->document());
     cursor.movePosition(QTextCursor::End);
     cursor.insertText(delta);
+    m_assistantText += delta;
     m_transcript->verticalScrollBar()->setValue(m_transcript->verticalScrollBar()->maximum());
 }
 
@@ -113,7 +117,15 @@ void ChatPane::addError(const QString &message)
 
 void ChatPane::endAssistantMessage()
 {
+    if (!m_inAssistantText)
+        return;
     m_inAssistantText = false;
+    QTextCursor cursor(m_transcript->document());
+    cursor.setPosition(m_assistantStart);
+    cursor.movePosition(QTextCursor::End, QTextCursor::KeepAnchor);
+    cursor.removeSelectedText();
+    cursor.insertMarkdown(m_assistantText);
+    m_transcript->verticalScrollBar()->setValue(m_transcript->verticalScrollBar()->maximum());
 }
 
 void ChatPane::setBusy(bool busy)

@@ -41,6 +41,8 @@ private:
     QPushButton *m_sendButton = nullptr;
     bool m_busy = false;
     bool m_inAssistantText = false;
+    int m_assistantStart = -1; // where the streaming text began, to render it as Markdown
+    QString m_assistantText;
 };
 
 } // namespace Sandcastle

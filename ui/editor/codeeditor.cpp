@@ -26,6 +26,9 @@ CodeEditor::CodeEditor(QWidget *parent)
     setCaretLineVisible(true);
     setFolding(QsciScintilla::BoxedTreeFoldStyle);
     setWrapMode(QsciScintilla::WrapNone);
+    // Size the horizontal scroll range to the text, not to Scintilla's 2000 px default.
+    SendScintilla(SCI_SETSCROLLWIDTH, 1);
+    SendScintilla(SCI_SETSCROLLWIDTHTRACKING, 1);
 }
 
 void CodeEditor::showStreamingCode(const QString &code)
