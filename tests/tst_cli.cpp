@@ -137,7 +137,9 @@ private Q_SLOTS:
     {
         FakeOpenAiServer server;
         QVERIFY(server.listen());
-        server.enqueueError(500, "{\"error\":{\"message\":\"model overloaded\"}}");
+        for (int i = 0; i < 3; ++i) // the first try and two retries
+            server.enqueueError(
+                500, "{\"error\":{\"message\":\"model overloaded\"}}", {{"retry-after-ms", "10"}});
         const Run run = sandcastle({QStringLiteral("chat"),
                                     QStringLiteral("--prompt"),
                                     QStringLiteral("hi"),
@@ -148,6 +150,117 @@ private Q_SLOTS:
         QVERIFY(run.out.contains("\"type\":\"error\""));
         QVERIFY(run.out.contains("model overloaded"));
         QVERIFY(run.out.contains("\"status\":\"error\""));
+    }
+
+    // The `chat --json` events of a run, parsed, with the exit code.
+    QList<nlohmann::json> chatEvents(const FakeOpenAiServer &server, int *exitCode)
+    {
+        const Run run = sandcastle({QStringLiteral("chat"),
+                                    QStringLiteral("--prompt"),
+                                    QStringLiteral("hi"),
+                                    QStringLiteral("--base-url"),
+                                    server.baseUrl(),
+                                    QStringLiteral("--json")});
+        *exitCode = run.exitCode;
+        QList<nlohmann::json> events;
+        const QList<QByteArray> lines = run.out.split('\n');
+        for (const QByteArray &line : lines) {
+            if (!line.isEmpty())
+                events << nlohmann::json::parse(line.toStdString(), nullptr, false);
+        }
+        return events;
+    }
+
+    void chatJsonShowsRetriesWithTheHonouredDelay()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        server.enqueueError(
+            429, "{\"error\":{\"message\":\"Rate limit reached\"}}", {{"retry-after", "1"}});
+        server.enqueueError(
+            503, "{\"error\":{\"message\":\"overloaded\"}}", {{"retry-after-ms", "200"}});
+        server.enqueueText(QStringLiteral("made it"));
+        int exitCode = -1;
+        const auto events = chatEvents(server, &exitCode);
+        QCOMPARE(exitCode, 0);
+        QList<nlohmann::json> retries;
+        for (const auto &e : events) {
+            if (e["type"] == "retry")
+                retries << e;
+        }
+        QCOMPARE(retries.size(), 2);
+        QCOMPARE(retries.at(0)["attempt"].get<int>(), 1);
+        QCOMPARE(retries.at(0)["delay_ms"].get<int>(), 1000);
+        QVERIFY(retries.at(0)["reason"].get<std::string>().find("429") != std::string::npos);
+        QCOMPARE(retries.at(1)["delay_ms"].get<int>(), 200);
+        QCOMPARE(events.last()["status"].get<std::string>(), std::string("answered"));
+    }
+
+    void chatJsonReportsABadKeyAndAnEmptyQuotaWithoutRetrying()
+    {
+        const QList<std::pair<int, QByteArray>> cases{
+            {401, "{\"error\":{\"message\":\"Incorrect API key provided\"}}"},
+            {429,
+             "{\"error\":{\"message\":\"You exceeded your current "
+             "quota\",\"code\":\"insufficient_quota\"}}"}};
+        for (const auto &[status, body] : cases) {
+            FakeOpenAiServer server;
+            QVERIFY(server.listen());
+            server.enqueueError(status, body);
+            int exitCode = -1;
+            const auto events = chatEvents(server, &exitCode);
+            QCOMPARE(exitCode, 1);
+            bool sawError = false;
+            for (const auto &e : events) {
+                QVERIFY(e["type"] != "retry");
+                if (e["type"] == "error") {
+                    sawError = true;
+                    QVERIFY(e["code"] == (status == 401 ? "auth" : "quota"));
+                }
+            }
+            QVERIFY(sawError);
+            QCOMPARE(events.last()["type"].get<std::string>(), std::string("done"));
+            QCOMPARE(events.last()["status"].get<std::string>(), std::string("error"));
+            QCOMPARE(server.requests().size(), 1);
+        }
+    }
+
+    void chatRunsParallelToolCallsIndexedFromOne()
+    {
+        SANDCASTLE_REQUIRE_DOCKER();
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        FakeOpenAiServer::Response calls;
+        calls.writes
+            << FakeOpenAiServer::sseEvent(
+                   FakeOpenAiServer::toolCallChunk(1,
+                                                   QStringLiteral("p1"),
+                                                   QStringLiteral("run_python"),
+                                                   QStringLiteral("{\"code\": \"a = 20\"}")))
+            << FakeOpenAiServer::sseEvent(FakeOpenAiServer::toolCallChunk(
+                   2, QStringLiteral("p2"), QStringLiteral("run_python"), QString()))
+            << FakeOpenAiServer::sseEvent(FakeOpenAiServer::toolCallChunk(
+                   2, QString(), QString(), QStringLiteral("{\"code\": \"print(a + 22)\"}")))
+            << FakeOpenAiServer::sseEvent(
+                   FakeOpenAiServer::finishChunk(QStringLiteral("tool_calls")))
+            << FakeOpenAiServer::sseEvent("[DONE]");
+        server.enqueue(calls);
+        server.enqueueText(QStringLiteral("42"));
+        int exitCode = -1;
+        const auto events = chatEvents(server, &exitCode);
+        QCOMPARE(exitCode, 0);
+        QStringList results;
+        QString output;
+        for (const auto &e : events) {
+            if (e["type"] == "tool_result")
+                results << QString::fromStdString(e["id"].get<std::string>() + ":"
+                                                  + e["status"].get<std::string>());
+            if (e["type"] == "tool_output")
+                output += QString::fromStdString(e["text"].get<std::string>());
+        }
+        QCOMPARE(results, (QStringList{QStringLiteral("p1:ok"), QStringLiteral("p2:ok")}));
+        QCOMPARE(output, QStringLiteral("42\n"));
+        QCOMPARE(events.last()["status"].get<std::string>(), std::string("answered"));
     }
 
     void execStreamsAndReturnsTheProgramsExitCode()

@@ -166,6 +166,46 @@ private Q_SLOTS:
                 != std::string::npos);
     }
 
+    void aServerWithoutToolsFallsBackToCodeBlocks()
+    {
+        Harness h;
+        h.server.enqueueError(
+            400, "{\"error\":\"registry.ollama.ai/library/gemma:2b does not support tools\"}");
+        h.server.enqueueText(QStringLiteral(
+            "I will compute it.\n```python\nprint(sum([1, 2, 3, 4, 5]) / 5)\n```\n"));
+        h.server.enqueueText(QStringLiteral("The average is 3.0."));
+        QSignalSpy retrying(h.agent.get(), &AgentRun::retrying);
+        QSignalSpy results(h.agent.get(), &AgentRun::toolResult);
+        QCOMPARE(h.run(QStringLiteral("average of 1..5?")), QStringLiteral("answered"));
+        QVERIFY(h.agent->usesCodeBlocks());
+        QCOMPARE(retrying.size(), 1);
+        QCOMPARE(results.size(), 1);
+        QCOMPARE(h.server.requests().size(), 3);
+        QVERIFY(h.request(0).contains("tools"));
+        QVERIFY(!h.request(1).contains("tools"));
+        QVERIFY(h.request(1)["messages"][0]["content"].get<std::string>().find("```python")
+                != std::string::npos);
+        const auto third = h.request(2);
+        const auto &last = third["messages"].back();
+        QCOMPARE(last["role"].get<std::string>(), std::string("user"));
+        QVERIFY(last["content"].get<std::string>().find("3.0") != std::string::npos);
+    }
+
+    void aToolCallPrintedAsTextIsRunAnyway()
+    {
+        Harness h;
+        h.server.enqueueText(QStringLiteral(
+            "{\"name\": \"run_python\", \"arguments\": {\"code\": \"print(7 * 6)\"}}"));
+        h.server.enqueueText(QStringLiteral("42"));
+        QCOMPARE(h.run(QStringLiteral("7 times 6?")), QStringLiteral("answered"));
+        QCOMPARE(h.server.requests().size(), 2);
+        const auto messages = h.request(1)["messages"];
+        QCOMPARE(
+            messages[messages.size() - 2]["tool_calls"][0]["function"]["name"].get<std::string>(),
+            std::string("run_python"));
+        QCOMPARE(h.lastToolResult(1)["stdout"].get<std::string>(), std::string("42\n"));
+    }
+
     void stoppingMidRunAnswersEveryToolCallAndEndsStopped()
     {
         Harness h;

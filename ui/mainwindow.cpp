@@ -150,6 +150,16 @@ void MainWindow::connectAgent()
                 m_files->highlight(result.files);
             });
     connect(m_agent,
+            &AgentRun::retrying,
+            this,
+            [this](int attempt, int delayMs, const QString &reason) {
+                statusBar()->showMessage(tr("Model busy, retrying in %1 s (attempt %2): %3")
+                                             .arg(delayMs / 1000.0, 0, 'f', 1)
+                                             .arg(attempt)
+                                             .arg(reason),
+                                         delayMs + 3000);
+            });
+    connect(m_agent,
             &AgentRun::errorOccurred,
             m_chat,
             [this](const QString &, const QString &message) { m_chat->addError(message); });

@@ -1,5 +1,6 @@
 #include "agentrun.h"
 
+#include "textcalls.h"
 #include "tools.h"
 
 #include <app/llm/chatclient.h>
@@ -18,6 +19,14 @@ QString AgentOptions::defaultSystemPrompt()
         "without calling a tool.");
 }
 
+QString AgentOptions::codeBlockInstructions()
+{
+    return QStringLiteral(
+        "\n\nThis server cannot make tool calls. To run Python, put the code in one fenced "
+        "```python block and stop; the next message will give you its output. Reply without a "
+        "```python block when you have the answer.");
+}
+
 AgentRun::AgentRun(ChatClient *client,
                    SandboxSession *session,
                    AgentOptions options,
@@ -26,6 +35,7 @@ AgentRun::AgentRun(ChatClient *client,
     , m_client(client)
     , m_session(session)
     , m_options(std::move(options))
+    , m_codeBlockMode(m_options.toolMode == AgentOptions::ToolMode::CodeBlocks)
 {
     connect(client, &ChatClient::textDelta, this, [this](const QString &t) {
         if (m_running)
@@ -58,11 +68,36 @@ AgentRun::AgentRun(ChatClient *client,
         });
     connect(client, &ChatClient::finished, this, &AgentRun::onCompletion);
     connect(client,
+            &ChatClient::retrying,
+            this,
+            [this](int attempt, int delayMs, const QString &reason) {
+                if (m_running)
+                    Q_EMIT retrying(attempt, delayMs, reason);
+            });
+    connect(client,
             &ChatClient::errorOccurred,
             this,
             [this](const QString &code, const QString &message) {
                 if (!m_running)
                     return;
+                // Servers without tool calling refuse the `tools` field (Ollama: "does not
+                // support tools"); in Auto mode that is a reason to switch, not to fail.
+                const bool refusedTools
+                    = (code == QLatin1String("bad_request")
+                       || code == QLatin1String("unprocessable")
+                       || code == QLatin1String("server_error"))
+                      && message.contains(QLatin1String("tool"), Qt::CaseInsensitive);
+                if (refusedTools && !m_codeBlockMode
+                    && m_options.toolMode == AgentOptions::ToolMode::Auto) {
+                    switchToCodeBlocks();
+                    Q_EMIT retrying(1,
+                                    0,
+                                    QStringLiteral("the server does not support tool calls; "
+                                                   "asking for code blocks instead"));
+                    --m_turns; // the refused request does not count
+                    requestModel();
+                    return;
+                }
                 Q_EMIT errorOccurred(code, message);
                 finish(QStringLiteral("error"));
             });
@@ -81,8 +116,8 @@ void AgentRun::start(const QString &prompt)
     if (m_running)
         return;
     if (m_messages.empty() && !m_options.systemPrompt.isEmpty())
-        m_messages.push_back(
-            {{"role", "system"}, {"content", m_options.systemPrompt.toStdString()}});
+        m_messages.push_back({{"role", "system"}, {"content", ""}});
+    setSystemPrompt();
     m_messages.push_back({{"role", "user"}, {"content", prompt.toStdString()}});
     Q_EMIT messageAdded(QStringLiteral("user"), prompt);
     m_running = true;
@@ -99,15 +134,66 @@ void AgentRun::requestModel()
     ++m_turns;
     m_streamingIds.clear();
     m_streamingArgs.clear();
-    m_client->send(m_messages, Tools::definitions());
+    m_client->send(m_messages, m_codeBlockMode ? nlohmann::json::array() : Tools::definitions());
 }
 
-void AgentRun::onCompletion(const ChatCompletion &completion)
+void AgentRun::setSystemPrompt()
+{
+    if (m_messages.empty() || m_messages[0].value("role", std::string()) != "system")
+        return;
+    const QString prompt = m_options.systemPrompt
+                           + (m_codeBlockMode ? AgentOptions::codeBlockInstructions() : QString());
+    m_messages[0]["content"] = prompt.toStdString();
+}
+
+void AgentRun::switchToCodeBlocks()
+{
+    m_codeBlockMode = true;
+    setSystemPrompt();
+}
+
+void AgentRun::onCompletion(const ChatCompletion &received)
 {
     if (!m_running)
         return;
+    ChatCompletion completion = received;
     if (completion.promptTokens >= 0 || completion.completionTokens >= 0)
         Q_EMIT usage(completion.promptTokens, completion.completionTokens);
+
+    // A model that printed its tool call as JSON text meant to make it.
+    if (completion.toolCalls.isEmpty()) {
+        std::optional<ToolCall> textCall
+            = toolCallFromText(completion.content, {QStringLiteral("run_python")});
+        if (textCall) {
+            textCall->id = QStringLiteral("call_text_%1").arg(++m_textCalls);
+            completion.toolCalls = {*textCall};
+            if (!m_codeBlockMode)
+                completion.content.clear();
+        }
+    }
+    if (m_codeBlockMode) {
+        m_messages.push_back(
+            {{"role", "assistant"}, {"content", completion.content.toStdString()}});
+        Q_EMIT messageAdded(QStringLiteral("assistant"), completion.content);
+        const QStringList blocks = extractPythonBlocks(completion.content);
+        for (qsizetype i = 0; i < blocks.size(); ++i) {
+            const std::string args = nlohmann::json{{"code", blocks.at(i).toStdString()}}.dump();
+            m_pendingCalls.enqueue({QStringLiteral("block_%1_%2").arg(m_turns).arg(i + 1),
+                                    QStringLiteral("run_python"),
+                                    QString::fromStdString(args)});
+        }
+        if (blocks.isEmpty()) {
+            for (const ToolCall &call : completion.toolCalls)
+                m_pendingCalls.enqueue(call);
+        }
+        if (m_pendingCalls.isEmpty()) {
+            finish(QStringLiteral("answered"));
+            return;
+        }
+        executeNext();
+        return;
+    }
+
     nlohmann::json assistant
         = {{"role", "assistant"}, {"content", completion.content.toStdString()}};
     if (!completion.toolCalls.isEmpty()) {
@@ -139,6 +225,13 @@ void AgentRun::executeNext()
     if (!m_running)
         return;
     if (m_pendingCalls.isEmpty()) {
+        if (m_codeBlockMode && !m_blockResults.isEmpty()) {
+            const QString content
+                = QStringLiteral("Output of your code:\n") + m_blockResults.join(QLatin1Char('\n'));
+            m_blockResults.clear();
+            m_messages.push_back({{"role", "user"}, {"content", content.toStdString()}});
+            Q_EMIT messageAdded(QStringLiteral("user"), content);
+        }
         requestModel();
         return;
     }
@@ -176,6 +269,10 @@ void AgentRun::onSessionFinished(const ExecutionResult &result)
 void AgentRun::addToolMessage(const QString &id, const nlohmann::json &content)
 {
     const std::string text = content.dump();
+    if (m_codeBlockMode) {
+        m_blockResults << QString::fromStdString(text);
+        return;
+    }
     m_messages.push_back({{"role", "tool"}, {"tool_call_id", id.toStdString()}, {"content", text}});
     Q_EMIT messageAdded(QStringLiteral("tool"), QString::fromStdString(text));
 }
@@ -185,7 +282,16 @@ void AgentRun::stop()
     if (!m_running)
         return;
     m_running = false; // from here on, late signals only record, they do not continue
+    const bool modelWasStreaming = m_client->isBusy();
     m_client->cancel();
+    if (modelWasStreaming) {
+        // Keep what the model said before the stop; its unfinished tool calls are dropped.
+        const QString partial = m_client->partial().content;
+        if (!partial.isEmpty()) {
+            m_messages.push_back({{"role", "assistant"}, {"content", partial.toStdString()}});
+            Q_EMIT messageAdded(QStringLiteral("assistant"), partial);
+        }
+    }
     if (!m_activeToolId.isEmpty()) {
         const QString id = m_activeToolId;
         m_session->stop(); // its finished(killed) records the tool result

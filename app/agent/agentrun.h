@@ -17,9 +17,16 @@ class SandboxSession;
 
 struct AgentOptions
 {
+    // Native: structured tool calls only. CodeBlocks: the model writes ```python blocks and
+    // they are run (for models without tool calling). Auto: native, falling back to code
+    // blocks when the server refuses `tools`.
+    enum class ToolMode { Auto, Native, CodeBlocks };
+
     int maxTurns = 12;
+    ToolMode toolMode = ToolMode::Auto;
     QString systemPrompt = defaultSystemPrompt();
     static QString defaultSystemPrompt();
+    static QString codeBlockInstructions();
 };
 
 // The agent loop of one conversation: ask the model, run the tool calls it makes in the
@@ -39,6 +46,7 @@ public:
     bool isRunning() const { return m_running; }
     const nlohmann::json &messages() const { return m_messages; }
     int turns() const { return m_turns; }
+    bool usesCodeBlocks() const { return m_codeBlockMode; }
 
 Q_SIGNALS:
     void textDelta(const QString &text);
@@ -51,6 +59,7 @@ Q_SIGNALS:
     void toolResult(const QString &id, const Sandcastle::ExecutionResult &result);
     void messageAdded(const QString &role, const QString &content);
     void usage(int promptTokens, int completionTokens);
+    void retrying(int attempt, int delayMs, const QString &reason);
     void errorOccurred(const QString &code, const QString &message);
     void finished(const QString &status, int turns);
 
@@ -60,6 +69,8 @@ private:
     void executeNext();
     void onSessionFinished(const ExecutionResult &result);
     void addToolMessage(const QString &id, const nlohmann::json &content);
+    void switchToCodeBlocks();
+    void setSystemPrompt();
     void finish(const QString &status);
 
     QPointer<ChatClient> m_client;
@@ -71,7 +82,10 @@ private:
     QHash<int, QString> m_streamingArgs;
     QString m_activeToolId;
     bool m_running = false;
+    bool m_codeBlockMode = false;
+    QStringList m_blockResults; // code-block mode: results go back as one user message
     int m_turns = 0;
+    int m_textCalls = 0;
 };
 
 } // namespace Sandcastle

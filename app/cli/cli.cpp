@@ -239,6 +239,20 @@ int runChat(const QStringList &args)
                       {"completion_tokens", completionTokens}});
     });
     QObject::connect(
+        &agent, &AgentRun::retrying, &loop, [&](int attempt, int delayMs, const QString &reason) {
+            if (asJson) {
+                emitJson({{"type", "retry"},
+                          {"attempt", attempt},
+                          {"delay_ms", delayMs},
+                          {"reason", utf8(reason)}});
+            } else {
+                writeErr(QStringLiteral("sandcastle: retrying in %1 ms (attempt %2): %3\n")
+                             .arg(delayMs)
+                             .arg(attempt)
+                             .arg(reason));
+            }
+        });
+    QObject::connect(
         &agent, &AgentRun::errorOccurred, &loop, [&](const QString &code, const QString &message) {
             if (asJson)
                 emitJson({{"type", "error"}, {"code", utf8(code)}, {"message", utf8(message)}});

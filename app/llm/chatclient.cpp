@@ -2,28 +2,21 @@
 
 #include "jsonfields.h"
 
+#include <QDateTime>
 #include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QRandomGenerator>
 
 namespace Sandcastle {
 
 namespace {
-// The most useful sentence in an error body: OpenAI's {"error":{"message"}} or Ollama's
-// {"error":"..."}, else the start of the body.
-QString errorMessageFromBody(const QByteArray &body)
+QMap<QByteArray, QByteArray> lowerCaseHeaders(const QNetworkReply *reply)
 {
-    const nlohmann::json doc
-        = nlohmann::json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
-    if (doc.is_object() && doc.contains("error")) {
-        const nlohmann::json &error = doc["error"];
-        if (error.is_string())
-            return QString::fromStdString(error.get<std::string>());
-        const QString message = jsonString(error, "message");
-        if (!message.isEmpty())
-            return message;
-    }
-    return QString::fromUtf8(body.left(500)).trimmed();
+    QMap<QByteArray, QByteArray> headers;
+    const auto pairs = reply->rawHeaderPairs();
+    for (const auto &pair : pairs)
+        headers.insert(pair.first.toLower(), pair.second);
+    return headers;
 }
 } // namespace
 
@@ -34,9 +27,27 @@ ChatClient::ChatClient(ClientConfig config, QObject *parent)
 {
     m_idleTimer.setSingleShot(true);
     connect(&m_idleTimer, &QTimer::timeout, this, [this] {
-        fail(QStringLiteral("timeout"),
-             QStringLiteral("the model sent nothing for %1 s").arg(m_config.idleTimeoutMs / 1000));
+        if (!m_requestSent) {
+            failOrRetry({QStringLiteral("timeout"),
+                         QStringLiteral("Could not connect to the model server at %1 within %2 s.")
+                             .arg(m_config.baseUrl.toString())
+                             .arg(m_config.connectTimeoutMs / 1000),
+                         true},
+                        {});
+        } else if (!m_receivedAny) {
+            failOrRetry({QStringLiteral("timeout"),
+                         QStringLiteral("The model server did not start answering within %1 s.")
+                             .arg(m_config.idleTimeoutMs / 1000),
+                         true},
+                        {});
+        } else {
+            fail(QStringLiteral("stalled"),
+                 QStringLiteral("The model's stream stalled: nothing arrived for %1 s.")
+                     .arg(m_config.idleTimeoutMs / 1000));
+        }
     });
+    m_retryTimer.setSingleShot(true);
+    connect(&m_retryTimer, &QTimer::timeout, this, &ChatClient::startAttempt);
 }
 
 ChatClient::~ChatClient()
@@ -57,7 +68,7 @@ nlohmann::json ChatClient::requestBody(const nlohmann::json &messages,
     return body;
 }
 
-void ChatClient::resetState()
+void ChatClient::resetStream()
 {
     m_parser = SseParser();
     m_toolCalls = ToolCallAccumulator();
@@ -65,38 +76,62 @@ void ChatClient::resetState()
     m_errorBody.clear();
     m_sawDone = false;
     m_isEventStream = false;
+    m_receivedAny = false;
+    m_requestSent = false;
+}
+
+ChatCompletion ChatClient::partial() const
+{
+    ChatCompletion completion = m_completion;
+    completion.toolCalls = m_toolCalls.calls();
+    return completion;
 }
 
 void ChatClient::send(const nlohmann::json &messages, const nlohmann::json &tools)
 {
     cancel();
-    resetState();
+    resetStream();
+    m_retries = 0;
+    m_active = true;
     const QUrl url = chatCompletionsUrl(m_config.baseUrl);
     if (!url.isValid()
         || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
         QMetaObject::invokeMethod(
             this,
             [this, url] {
-                Q_EMIT errorOccurred(QStringLiteral("bad_url"),
-                                     QStringLiteral("the model base URL is not an http(s) URL: ")
-                                         + url.toString());
+                fail(QStringLiteral("bad_url"),
+                     QStringLiteral("The model base URL is not an http(s) URL: ") + url.toString());
             },
             Qt::QueuedConnection);
         return;
     }
-    QNetworkRequest request(url);
+    m_body = QByteArray::fromStdString(requestBody(messages, tools).dump());
+    startAttempt();
+}
+
+void ChatClient::startAttempt()
+{
+    if (!m_active)
+        return;
+    resetStream();
+    QNetworkRequest request(chatCompletionsUrl(m_config.baseUrl));
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     request.setRawHeader("Accept", "text/event-stream");
     if (!m_config.apiKey.isEmpty())
         request.setRawHeader("Authorization", "Bearer " + m_config.apiKey.toUtf8());
-    const std::string body = requestBody(messages, tools).dump();
-    m_reply = m_network->post(request, QByteArray::fromStdString(body));
+    for (const auto &header : m_config.extraHeaders)
+        request.setRawHeader(header.first, header.second);
+    m_reply = m_network->post(request, m_body);
+    connect(m_reply, &QNetworkReply::requestSent, this, [this] {
+        m_requestSent = true;
+        m_idleTimer.start(m_config.idleTimeoutMs);
+    });
     connect(m_reply, &QNetworkReply::readyRead, this, &ChatClient::onReadyRead);
     connect(m_reply, &QNetworkReply::finished, this, &ChatClient::onFinished);
-    m_idleTimer.start(m_config.idleTimeoutMs);
+    m_idleTimer.start(m_config.connectTimeoutMs);
 }
 
-void ChatClient::cancel()
+void ChatClient::dropReply()
 {
     m_idleTimer.stop();
     if (!m_reply)
@@ -106,6 +141,14 @@ void ChatClient::cancel()
     reply->disconnect(this);
     reply->abort();
     reply->deleteLater();
+}
+
+void ChatClient::cancel()
+{
+    m_active = false;
+    m_retryTimer.stop();
+    dropReply();
+    m_completion.toolCalls = m_toolCalls.calls();
 }
 
 void ChatClient::onReadyRead()
@@ -126,6 +169,8 @@ void ChatClient::onReadyRead()
         m_errorBody += bytes.left(65536 - m_errorBody.size());
         return;
     }
+    if (!bytes.isEmpty())
+        m_receivedAny = true;
     const QList<SseParser::Event> events = m_parser.feed(bytes);
     for (const SseParser::Event &event : events) {
         handleEvent(event);
@@ -142,21 +187,32 @@ void ChatClient::handleEvent(const SseParser::Event &event)
     }
     const nlohmann::json chunk = nlohmann::json::parse(
         event.data.constData(), event.data.constData() + event.data.size(), nullptr, false);
+    if (event.event == "error") {
+        fail(QStringLiteral("model_error"),
+             QStringLiteral("The model server reported an error mid-stream: ")
+                 + errorMessageFromBody(event.data));
+        return;
+    }
     if (chunk.is_discarded() || !chunk.is_object()) {
         fail(QStringLiteral("bad_stream"),
-             QStringLiteral("the model sent a stream event that is not JSON: ")
+             QStringLiteral("The model sent a stream event that is not JSON: ")
                  + QString::fromUtf8(event.data.left(200)));
         return;
     }
-    if (chunk.contains("error")) {
-        const QByteArray raw = QByteArray::fromStdString(chunk.dump());
-        fail(QStringLiteral("model_error"), errorMessageFromBody(raw));
+    if (chunk.contains("error") && !chunk["error"].is_null()) {
+        fail(QStringLiteral("model_error"),
+             QStringLiteral("The model server reported an error mid-stream: ")
+                 + errorMessageFromBody(event.data));
         return;
     }
     if (chunk.contains("usage") && chunk["usage"].is_object()) {
         const nlohmann::json &usage = chunk["usage"];
-        m_completion.promptTokens = usage.value("prompt_tokens", -1);
-        m_completion.completionTokens = usage.value("completion_tokens", -1);
+        const auto tokens = [&usage](const char *key) {
+            const auto it = usage.find(key);
+            return it != usage.end() && it->is_number_integer() ? it->get<int>() : -1;
+        };
+        m_completion.promptTokens = tokens("prompt_tokens");
+        m_completion.completionTokens = tokens("completion_tokens");
     }
     if (!chunk.contains("choices") || !chunk["choices"].is_array() || chunk["choices"].empty())
         return;
@@ -204,48 +260,79 @@ void ChatClient::onFinished()
     m_idleTimer.stop();
     reply->deleteLater();
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QMap<QByteArray, QByteArray> headers = lowerCaseHeaders(reply);
     if (status >= 400) {
         m_errorBody += reply->readAll();
-        const QString code = status == 401 || status == 403 ? QStringLiteral("auth")
-                             : status == 429                ? QStringLiteral("rate_limited")
-                             : status >= 500                ? QStringLiteral("server_error")
-                                                            : QStringLiteral("http_error");
-        Q_EMIT errorOccurred(code,
-                             QStringLiteral("the model endpoint answered HTTP %1: %2")
-                                 .arg(status)
-                                 .arg(errorMessageFromBody(m_errorBody)));
+        failOrRetry(classifyHttpError(status, m_errorBody, m_config.model), headers);
         return;
     }
     if (reply->error() != QNetworkReply::NoError) {
-        Q_EMIT errorOccurred(QStringLiteral("network"),
-                             QStringLiteral("cannot reach the model at %1: %2")
-                                 .arg(reply->url().toString(), reply->errorString()));
+        const bool refused = reply->error() == QNetworkReply::ConnectionRefusedError
+                             || reply->error() == QNetworkReply::HostNotFoundError;
+        const ModelError error{
+            QStringLiteral("network"),
+            QStringLiteral("Cannot reach the model at %1: %2%3")
+                .arg(reply->url().toString(),
+                     reply->errorString(),
+                     refused ? QStringLiteral(" (is the server running?)") : QString()),
+            !m_receivedAny};
+        if (m_receivedAny) {
+            fail(QStringLiteral("incomplete"),
+                 QStringLiteral("The connection to the model broke mid-answer: ")
+                     + reply->errorString());
+            return;
+        }
+        failOrRetry(error, headers);
         return;
     }
     if (!m_isEventStream) {
-        Q_EMIT errorOccurred(QStringLiteral("bad_stream"),
-                             QStringLiteral("the model endpoint did not answer with an event "
-                                            "stream: ")
-                                 + errorMessageFromBody(m_errorBody));
+        fail(QStringLiteral("bad_stream"),
+             QStringLiteral("The model endpoint did not answer with an event stream: ")
+                 + errorMessageFromBody(m_errorBody));
         return;
     }
     const QList<SseParser::Event> tail = m_parser.finish();
-    for (const SseParser::Event &event : tail)
+    for (const SseParser::Event &event : tail) {
         handleEvent(event);
+        if (!m_active)
+            return;
+    }
     m_completion.toolCalls = m_toolCalls.calls();
     if (!m_sawDone && m_completion.finishReason.isEmpty()) {
-        Q_EMIT errorOccurred(
+        fail(
             QStringLiteral("incomplete"),
-            QStringLiteral("the model's stream ended before the answer was complete"));
+            QStringLiteral("The model's stream ended before the answer was complete (truncated)."));
         return;
     }
+    m_active = false;
     Q_EMIT finished(m_completion);
+}
+
+void ChatClient::failOrRetry(const ModelError &error, const QMap<QByteArray, QByteArray> &headers)
+{
+    const RetryPolicy::Decision decision
+        = m_receivedAny ? RetryPolicy::Decision()
+                        : m_retryPolicy.decide(m_retries,
+                                               error.retryable,
+                                               headers,
+                                               QDateTime::currentDateTimeUtc(),
+                                               QRandomGenerator::global()->generateDouble());
+    if (!decision.retry) {
+        fail(error.code, error.message);
+        return;
+    }
+    dropReply();
+    ++m_retries;
+    Q_EMIT retrying(m_retries, decision.delayMs, error.message);
+    m_retryTimer.start(decision.delayMs);
 }
 
 void ChatClient::fail(const QString &code, const QString &message)
 {
+    const bool wasActive = m_active;
     cancel();
-    Q_EMIT errorOccurred(code, message);
+    if (wasActive)
+        Q_EMIT errorOccurred(code, message);
 }
 
 } // namespace Sandcastle

@@ -1,23 +1,28 @@
 #pragma once
 
 #include "chattypes.h"
+#include "modelerror.h"
+#include "retrypolicy.h"
 #include "sseparser.h"
 #include "toolcallaccumulator.h"
 
 #include <nlohmann/json.hpp>
 
+#include <QElapsedTimer>
+#include <QNetworkReply>
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
 
 class QNetworkAccessManager;
-#include <QNetworkReply>
 
 namespace Sandcastle {
 
 // Posts one streaming Chat Completions request to an OpenAI-compatible endpoint and turns the
 // SSE stream into signals: text and reasoning as they arrive, tool calls as their arguments
-// grow, and one finished() or errorOccurred() at the end of every request.
+// grow, and exactly one finished() or errorOccurred() per send() — none after cancel().
+// Failures before the first byte of the answer are retried as RetryPolicy says, each retry
+// announced by retrying().
 class ChatClient : public QObject
 {
     Q_OBJECT
@@ -27,11 +32,15 @@ public:
 
     const ClientConfig &config() const { return m_config; }
     void setConfig(const ClientConfig &config) { m_config = config; }
+    RetryPolicy &retryPolicy() { return m_retryPolicy; }
 
     // Starts a request; a request still running is cancelled first (without signals).
     void send(const nlohmann::json &messages, const nlohmann::json &tools);
+    // Aborts the request. What streamed so far stays readable through partial().
     void cancel();
-    bool isBusy() const { return m_reply != nullptr; }
+    bool isBusy() const { return m_active; }
+    // The answer as far as it has streamed (after cancel(): the kept partial answer).
+    ChatCompletion partial() const;
 
     // The JSON body send() posts; public so that tests can check it without a server.
     nlohmann::json requestBody(const nlohmann::json &messages, const nlohmann::json &tools) const;
@@ -41,24 +50,35 @@ Q_SIGNALS:
     void reasoningDelta(const QString &text);
     void toolCallStarted(int index, const QString &id, const QString &name);
     void toolArgumentsDelta(int index, const QString &fragment);
+    void retrying(int attempt, int delayMs, const QString &reason);
     void finished(const Sandcastle::ChatCompletion &completion);
     void errorOccurred(const QString &code, const QString &message);
 
 private:
+    void startAttempt();
     void onReadyRead();
     void onFinished();
     void handleEvent(const SseParser::Event &event);
+    void failOrRetry(const ModelError &error, const QMap<QByteArray, QByteArray> &headers);
     void fail(const QString &code, const QString &message);
-    void resetState();
+    void dropReply();
+    void resetStream();
 
     ClientConfig m_config;
+    RetryPolicy m_retryPolicy;
     QNetworkAccessManager *m_network = nullptr;
     QPointer<QNetworkReply> m_reply;
+    QByteArray m_body;
+    bool m_active = false;
+    int m_retries = 0;
+    bool m_receivedAny = false; // a byte of the answer arrived: no more retries
+    bool m_requestSent = false;
     SseParser m_parser;
     ToolCallAccumulator m_toolCalls;
     ChatCompletion m_completion;
     QByteArray m_errorBody;
     QTimer m_idleTimer;
+    QTimer m_retryTimer;
     bool m_sawDone = false;
     bool m_isEventStream = false;
 };

@@ -65,6 +65,60 @@ QByteArray FakeOpenAiServer::sseEvent(const QByteArray &json)
     return "data: " + json + "\n\n";
 }
 
+QByteArray FakeOpenAiServer::textChunk(const QString &text)
+{
+    return chunkJson({{QStringLiteral("content"), text}});
+}
+
+QByteArray FakeOpenAiServer::finishChunk(const QString &reason)
+{
+    return chunkJson({}, reason);
+}
+
+QByteArray FakeOpenAiServer::usageChunk()
+{
+    return usageJson();
+}
+
+QByteArray FakeOpenAiServer::toolCallChunk(int index,
+                                           const QString &id,
+                                           const QString &name,
+                                           const QString &arguments)
+{
+    QJsonObject function{{QStringLiteral("arguments"), arguments}};
+    if (!name.isEmpty())
+        function.insert(QStringLiteral("name"), name);
+    QJsonObject call{{QStringLiteral("index"), index}, {QStringLiteral("function"), function}};
+    if (!id.isEmpty()) {
+        call.insert(QStringLiteral("id"), id);
+        call.insert(QStringLiteral("type"), QStringLiteral("function"));
+    }
+    return chunkJson({{QStringLiteral("tool_calls"), QJsonArray{call}}});
+}
+
+FakeOpenAiServer::Response FakeOpenAiServer::Response::byteByByte() const
+{
+    Response r = *this;
+    r.writes.clear();
+    r.delayMs = 0;
+    const QByteArray all = writes.join();
+    for (char c : all)
+        r.writes << QByteArray(1, c);
+    return r;
+}
+
+FakeOpenAiServer::Response FakeOpenAiServer::Response::withCrlfAndKeepAlives() const
+{
+    Response r = *this;
+    r.writes.clear();
+    for (const QByteArray &write : writes) {
+        QByteArray crlf = write;
+        crlf.replace("\n", "\r\n");
+        r.writes << QByteArray(": keep-alive\r\n\r\n") << crlf;
+    }
+    return r;
+}
+
 void FakeOpenAiServer::enqueue(const Response &response)
 {
     m_script.append(response);
@@ -119,11 +173,14 @@ void FakeOpenAiServer::enqueueToolCall(const QString &id,
     enqueue(response);
 }
 
-void FakeOpenAiServer::enqueueError(int httpStatus, const QByteArray &body)
+void FakeOpenAiServer::enqueueError(int httpStatus,
+                                    const QByteArray &body,
+                                    const QList<QPair<QByteArray, QByteArray>> &headers)
 {
     Response response;
     response.httpStatus = httpStatus;
     response.writes << body;
+    response.headers = headers;
     enqueue(response);
 }
 
@@ -223,34 +280,48 @@ void FakeOpenAiServer::respond(QTcpSocket *socket, const Request &request)
         return;
     }
     const Response response = m_script.takeFirst();
-    if (response.httpStatus != 200) {
-        const QByteArray body = response.writes.join();
-        socket->write(
-            "HTTP/1.1 " + QByteArray::number(response.httpStatus)
-            + " Error\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: "
-            + QByteArray::number(body.size()) + "\r\n\r\n" + body);
-        socket->disconnectFromHost();
-        return;
-    }
-    socket->write(
-        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
-        "Connection: close\r\n\r\n");
-    socket->flush();
-    writeNext(socket, response.writes, response.delayMs);
+    QPointer<QTcpSocket> guard(socket);
+    QTimer::singleShot(response.firstByteDelayMs, this, [this, guard, response] {
+        if (!guard)
+            return;
+        QByteArray head;
+        for (const auto &header : response.headers)
+            head += header.first + ": " + header.second + "\r\n";
+        if (response.httpStatus != 200) {
+            const QByteArray body = response.writes.join();
+            guard->write("HTTP/1.1 " + QByteArray::number(response.httpStatus)
+                         + " Error\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                         + head + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n"
+                         + body);
+            guard->disconnectFromHost();
+            return;
+        }
+        guard->write(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+            "Connection: close\r\n"
+            + head + "\r\n");
+        guard->flush();
+        writeNext(guard, response, 0);
+    });
 }
 
-void FakeOpenAiServer::writeNext(QTcpSocket *socket, QList<QByteArray> writes, int delayMs)
+void FakeOpenAiServer::writeNext(QTcpSocket *socket, Response response, int written)
 {
-    if (writes.isEmpty()) {
+    if (written == response.stallAfterWrites) {
+        if (response.dropAfterStall)
+            socket->abort();
+        return; // a stall: the connection stays open, nothing more comes
+    }
+    if (written >= response.writes.size()) {
         socket->disconnectFromHost();
         return;
     }
-    socket->write(writes.takeFirst());
+    socket->write(response.writes.at(written));
     socket->flush();
     QPointer<QTcpSocket> guard(socket);
-    QTimer::singleShot(delayMs, this, [this, guard, writes, delayMs] {
+    QTimer::singleShot(response.delayMs, this, [this, guard, response, written] {
         if (guard)
-            writeNext(guard, writes, delayMs);
+            writeNext(guard, response, written + 1);
     });
 }
 

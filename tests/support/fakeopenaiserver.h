@@ -23,8 +23,17 @@ public:
     struct Response
     {
         int httpStatus = 200;
-        QList<QByteArray> writes; // raw bytes written one after the other
-        int delayMs = 2;          // between writes
+        QList<QByteArray> writes;                     // raw bytes written one after the other
+        int delayMs = 2;                              // between writes
+        QList<QPair<QByteArray, QByteArray>> headers; // extra response headers
+        int firstByteDelayMs = 0;                     // before the status line
+        int stallAfterWrites = -1;   // stop writing (connection left open) after this many
+        bool dropAfterStall = false; // close the connection when the stall begins
+
+        // The same bytes, one byte per write.
+        Response byteByByte() const;
+        // The same stream with CRLF line ends and a keep-alive comment before every event.
+        Response withCrlfAndKeepAlives() const;
     };
 
     struct Request
@@ -51,7 +60,9 @@ public:
                          const QString &name,
                          const QByteArray &argumentsJson,
                          int pieceSize = 7);
-    void enqueueError(int httpStatus, const QByteArray &body);
+    void enqueueError(int httpStatus,
+                      const QByteArray &body,
+                      const QList<QPair<QByteArray, QByteArray>> &headers = {});
     // Loads a script: a JSON array of {"text": ...} | {"tool_call": {"id","name","arguments"}}
     // | {"error": status, "body": ...}. Returns false with a message on a bad script.
     bool loadScript(const QByteArray &json, QString *error);
@@ -60,6 +71,12 @@ public:
     int pendingResponses() const { return int(m_script.size()); }
 
     static QByteArray sseEvent(const QByteArray &json);
+    // Chat completion chunks, compact JSON, for hand-made streams.
+    static QByteArray textChunk(const QString &text);
+    static QByteArray finishChunk(const QString &reason);
+    static QByteArray usageChunk();
+    static QByteArray
+    toolCallChunk(int index, const QString &id, const QString &name, const QString &arguments);
 
 Q_SIGNALS:
     void requestReceived(int index);
@@ -68,7 +85,7 @@ private:
     void onNewConnection();
     void onReadyRead(QTcpSocket *socket);
     void respond(QTcpSocket *socket, const Request &request);
-    void writeNext(QTcpSocket *socket, QList<QByteArray> writes, int delayMs);
+    void writeNext(QTcpSocket *socket, Response response, int written);
 
     QTcpServer *m_server = nullptr;
     QList<Response> m_script;

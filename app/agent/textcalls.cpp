@@ -1,0 +1,60 @@
+#include "textcalls.h"
+
+#include <app/llm/jsonfields.h>
+
+#include <QRegularExpression>
+
+namespace Sandcastle {
+
+QStringList extractPythonBlocks(const QString &text)
+{
+    static const QRegularExpression fence(
+        QStringLiteral("(?:^|\\n)[ \\t]*```[ \\t]*(?:python3?|py)[ \\t]*\\r?\\n(.*?)\\n[ \\t]*```"),
+        QRegularExpression::DotMatchesEverythingOption | QRegularExpression::CaseInsensitiveOption);
+    QStringList blocks;
+    auto it = fence.globalMatch(text);
+    while (it.hasNext()) {
+        const QString code = it.next().captured(1);
+        if (!code.trimmed().isEmpty())
+            blocks << code;
+    }
+    return blocks;
+}
+
+std::optional<ToolCall> toolCallFromText(const QString &text, const QStringList &knownTools)
+{
+    QString body = text.trimmed();
+    static const QRegularExpression jsonFence(QStringLiteral("^```(?:json)?\\s*\\n(.*)\\n\\s*```$"),
+                                              QRegularExpression::DotMatchesEverythingOption);
+    const auto fenced = jsonFence.match(body);
+    if (fenced.hasMatch())
+        body = fenced.captured(1).trimmed();
+    if (!body.startsWith(QLatin1Char('{')) || !body.endsWith(QLatin1Char('}')))
+        return std::nullopt;
+    nlohmann::json doc = nlohmann::json::parse(body.toStdString(), nullptr, false);
+    if (!doc.is_object())
+        return std::nullopt;
+    if (doc.contains("function") && doc["function"].is_object())
+        doc = doc["function"];
+    const QString name = jsonString(doc, "name");
+    if (!knownTools.contains(name))
+        return std::nullopt;
+    nlohmann::json args;
+    if (doc.contains("arguments"))
+        args = doc["arguments"];
+    else if (doc.contains("parameters"))
+        args = doc["parameters"];
+    else
+        return std::nullopt;
+    ToolCall call;
+    call.name = name;
+    if (args.is_string())
+        call.arguments = QString::fromStdString(args.get<std::string>());
+    else if (args.is_object())
+        call.arguments = QString::fromStdString(args.dump());
+    else
+        return std::nullopt;
+    return call;
+}
+
+} // namespace Sandcastle
