@@ -71,10 +71,8 @@ nlohmann::json ChatClient::requestBody(const nlohmann::json &messages,
 void ChatClient::resetStream()
 {
     m_parser = SseParser();
-    m_toolCalls = ToolCallAccumulator();
-    m_completion = ChatCompletion();
+    m_stream = StreamAccumulator();
     m_errorBody.clear();
-    m_sawDone = false;
     m_isEventStream = false;
     m_receivedAny = false;
     m_requestSent = false;
@@ -82,9 +80,7 @@ void ChatClient::resetStream()
 
 ChatCompletion ChatClient::partial() const
 {
-    ChatCompletion completion = m_completion;
-    completion.toolCalls = m_toolCalls.calls();
-    return completion;
+    return m_stream.completion();
 }
 
 void ChatClient::send(const nlohmann::json &messages, const nlohmann::json &tools)
@@ -148,7 +144,6 @@ void ChatClient::cancel()
     m_active = false;
     m_retryTimer.stop();
     dropReply();
-    m_completion.toolCalls = m_toolCalls.calls();
 }
 
 void ChatClient::onReadyRead()
@@ -181,73 +176,30 @@ void ChatClient::onReadyRead()
 
 void ChatClient::handleEvent(const SseParser::Event &event)
 {
-    if (event.data.trimmed() == "[DONE]") {
-        m_sawDone = true;
+    const StreamAccumulator::Outcome outcome = m_stream.add(event);
+    if (outcome.error) {
+        fail(outcome.error->code, outcome.error->message);
         return;
     }
-    const nlohmann::json chunk = nlohmann::json::parse(
-        event.data.constData(), event.data.constData() + event.data.size(), nullptr, false);
-    if (event.event == "error") {
-        fail(QStringLiteral("model_error"),
-             QStringLiteral("The model server reported an error mid-stream: ")
-                 + errorMessageFromBody(event.data));
-        return;
-    }
-    if (chunk.is_discarded() || !chunk.is_object()) {
-        fail(QStringLiteral("bad_stream"),
-             QStringLiteral("The model sent a stream event that is not JSON: ")
-                 + QString::fromUtf8(event.data.left(200)));
-        return;
-    }
-    if (chunk.contains("error") && !chunk["error"].is_null()) {
-        fail(QStringLiteral("model_error"),
-             QStringLiteral("The model server reported an error mid-stream: ")
-                 + errorMessageFromBody(event.data));
-        return;
-    }
-    if (chunk.contains("usage") && chunk["usage"].is_object()) {
-        const nlohmann::json &usage = chunk["usage"];
-        const auto tokens = [&usage](const char *key) {
-            const auto it = usage.find(key);
-            return it != usage.end() && it->is_number_integer() ? it->get<int>() : -1;
-        };
-        m_completion.promptTokens = tokens("prompt_tokens");
-        m_completion.completionTokens = tokens("completion_tokens");
-    }
-    if (!chunk.contains("choices") || !chunk["choices"].is_array() || chunk["choices"].empty())
-        return;
-    const nlohmann::json &choice = chunk["choices"][0];
-    if (!choice.is_object())
-        return;
-    const QString finishReason = jsonString(choice, "finish_reason");
-    if (!finishReason.isEmpty())
-        m_completion.finishReason = finishReason;
-    if (!choice.contains("delta") || !choice["delta"].is_object())
-        return;
-    const nlohmann::json &delta = choice["delta"];
-    // DeepSeek and vLLM name it reasoning_content; Ollama and OpenRouter reasoning.
-    QString reasoning = jsonString(delta, "reasoning_content");
-    if (reasoning.isEmpty())
-        reasoning = jsonString(delta, "reasoning");
-    if (!reasoning.isEmpty()) {
-        m_completion.reasoning += reasoning;
-        Q_EMIT reasoningDelta(reasoning);
-    }
-    const QString text = jsonString(delta, "content");
-    if (!text.isEmpty()) {
-        m_completion.content += text;
-        Q_EMIT textDelta(text);
-    }
-    if (delta.contains("tool_calls")) {
-        const QList<ToolCallAccumulator::Update> updates = m_toolCalls.add(delta["tool_calls"]);
-        for (const ToolCallAccumulator::Update &update : updates) {
-            if (update.started) {
-                const ToolCall call = m_toolCalls.call(update.index);
-                Q_EMIT toolCallStarted(update.index, call.id, call.name);
-            }
-            if (!update.argumentsDelta.isEmpty())
-                Q_EMIT toolArgumentsDelta(update.index, update.argumentsDelta);
+    for (const StreamAccumulator::Delta &delta : outcome.deltas) {
+        switch (delta.kind) {
+        case StreamAccumulator::Delta::Kind::Text:
+            Q_EMIT textDelta(delta.text);
+            break;
+        case StreamAccumulator::Delta::Kind::Reasoning:
+            Q_EMIT reasoningDelta(delta.text);
+            break;
+        case StreamAccumulator::Delta::Kind::ToolCallStarted: {
+            const ToolCall call = m_stream.toolCalls().call(delta.index);
+            Q_EMIT toolCallStarted(delta.index, call.id, call.name);
+            break;
         }
+        case StreamAccumulator::Delta::Kind::ToolArguments:
+            Q_EMIT toolArgumentsDelta(delta.index, delta.text);
+            break;
+        }
+        if (!m_active)
+            return; // a listener cancelled
     }
 }
 
@@ -297,15 +249,14 @@ void ChatClient::onFinished()
         if (!m_active)
             return;
     }
-    m_completion.toolCalls = m_toolCalls.calls();
-    if (!m_sawDone && m_completion.finishReason.isEmpty()) {
+    if (!m_stream.isComplete()) {
         fail(
             QStringLiteral("incomplete"),
             QStringLiteral("The model's stream ended before the answer was complete (truncated)."));
         return;
     }
     m_active = false;
-    Q_EMIT finished(m_completion);
+    Q_EMIT finished(m_stream.completion());
 }
 
 void ChatClient::failOrRetry(const ModelError &error, const QMap<QByteArray, QByteArray> &headers)

@@ -4,7 +4,7 @@
 #include "modelerror.h"
 #include "retrypolicy.h"
 #include "sseparser.h"
-#include "toolcallaccumulator.h"
+#include "streamaccumulator.h"
 
 #include <nlohmann/json.hpp>
 
@@ -74,12 +74,10 @@ private:
     bool m_receivedAny = false; // a byte of the answer arrived: no more retries
     bool m_requestSent = false;
     SseParser m_parser;
-    ToolCallAccumulator m_toolCalls;
-    ChatCompletion m_completion;
+    StreamAccumulator m_stream;
     QByteArray m_errorBody;
     QTimer m_idleTimer;
     QTimer m_retryTimer;
-    bool m_sawDone = false;
     bool m_isEventStream = false;
 };
 

@@ -6,46 +6,67 @@
 
 namespace Sandcastle {
 
+QList<ToolCallDelta> ToolCallAccumulator::deltasFromJson(const nlohmann::json &toolCalls)
+{
+    QList<ToolCallDelta> deltas;
+    if (!toolCalls.is_array())
+        return deltas;
+    for (const nlohmann::json &item : toolCalls) {
+        if (!item.is_object())
+            continue;
+        ToolCallDelta delta;
+        const auto index = item.find("index");
+        if (index != item.end() && index->is_number_integer())
+            delta.index = index->get<qint64>();
+        delta.id = jsonString(item, "id");
+        const auto fn = item.find("function");
+        if (fn != item.end() && fn->is_object()) {
+            delta.name = jsonString(*fn, "name");
+            const auto args = fn->find("arguments");
+            if (args != fn->end()) {
+                delta.hasArguments = true;
+                // A few servers send the arguments as an object rather than as text.
+                delta.arguments = args->is_string()
+                                      ? QString::fromStdString(args->get<std::string>())
+                                  : args->is_null() ? QString()
+                                                    : QString::fromStdString(args->dump());
+            }
+        }
+        deltas.append(delta);
+    }
+    return deltas;
+}
+
 QList<ToolCallAccumulator::Update> ToolCallAccumulator::add(const nlohmann::json &toolCalls)
 {
+    return add(deltasFromJson(toolCalls));
+}
+
+QList<ToolCallAccumulator::Update> ToolCallAccumulator::add(const QList<ToolCallDelta> &deltas)
+{
     QList<Update> updates;
-    if (!toolCalls.is_array())
-        return updates;
-    for (const nlohmann::json &delta : toolCalls) {
-        if (!delta.is_object())
-            continue;
-        const QString id = jsonString(delta, "id");
-        int index;
-        if (delta.contains("index") && delta["index"].is_number_integer()) {
-            index = delta["index"].get<int>();
-        } else if (!id.isEmpty() && (m_lastIndex < 0 || m_calls.value(m_lastIndex).id != id)) {
+    for (const ToolCallDelta &delta : deltas) {
+        qint64 index;
+        if (delta.index) {
+            index = *delta.index;
+        } else if (!delta.id.isEmpty()
+                   && (m_lastIndex < 0 || m_calls.value(m_lastIndex).id != delta.id)) {
             index = m_lastIndex + 1; // no index, new id: a new call
         } else {
             index = qMax(m_lastIndex, 0);
         }
         if (index < 0 || index > 1024)
             continue;
-        m_lastIndex = qMax(m_lastIndex, index);
-        const bool isNew = !m_calls.contains(index);
-        ToolCall &call = m_calls[index];
-        if (!id.isEmpty())
-            call.id = id;
-        QString argumentsDelta;
-        if (delta.contains("function") && delta["function"].is_object()) {
-            const nlohmann::json &fn = delta["function"];
-            const QString name = jsonString(fn, "name");
-            if (!name.isEmpty())
-                call.name = name;
-            if (fn.contains("arguments")) {
-                const nlohmann::json &args = fn["arguments"];
-                // A few servers send the arguments as an object rather than as text.
-                argumentsDelta = args.is_string() ? QString::fromStdString(args.get<std::string>())
-                                 : args.is_null() ? QString()
-                                                  : QString::fromStdString(args.dump());
-                call.arguments += argumentsDelta;
-            }
-        }
-        updates.append({index, isNew, argumentsDelta});
+        m_lastIndex = qMax(m_lastIndex, int(index));
+        const bool isNew = !m_calls.contains(int(index));
+        ToolCall &call = m_calls[int(index)];
+        if (!delta.id.isEmpty())
+            call.id = delta.id;
+        if (!delta.name.isEmpty())
+            call.name = delta.name;
+        if (delta.hasArguments)
+            call.arguments += delta.arguments;
+        updates.append({int(index), isNew, delta.arguments});
     }
     return updates;
 }

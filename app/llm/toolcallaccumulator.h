@@ -1,6 +1,7 @@
 #pragma once
 
 #include "chattypes.h"
+#include "chunkreader.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -24,6 +25,9 @@ public:
 
     // `toolCalls` is the delta's `tool_calls` array.
     QList<Update> add(const nlohmann::json &toolCalls);
+    QList<Update> add(const QList<ToolCallDelta> &deltas);
+    // The fragments of a `tool_calls` array; elements that are not objects are left out.
+    static QList<ToolCallDelta> deltasFromJson(const nlohmann::json &toolCalls);
     QList<ToolCall> calls() const;
     ToolCall call(int index) const { return m_calls.value(index); }
     bool isEmpty() const { return m_calls.isEmpty(); }

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "chattypes.h"
+#include "chunkreader.h"
+#include "modelerror.h"
+#include "sseparser.h"
+#include "toolcallaccumulator.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <QList>
+
+#include <optional>
+
+namespace Sandcastle {
+
+// Turns Chat Completions stream events into one assistant message: content, reasoning (kept
+// apart, never sent back as content), tool calls by index, finish reason and usage. Pure: no
+// network, no signals; ChatClient reports what each event added.
+class StreamAccumulator
+{
+public:
+    struct Delta
+    {
+        enum class Kind { Text, Reasoning, ToolCallStarted, ToolArguments };
+        Kind kind;
+        int index = 0; // tool calls
+        QString text;  // text, reasoning or an arguments fragment
+    };
+
+    struct Outcome
+    {
+        QList<Delta> deltas;
+        std::optional<ModelError> error; // the stream reported an error, or was not JSON
+    };
+
+    Outcome add(const SseParser::Event &event);
+
+    // Off: every chunk goes through the JSON DOM (the reference the fast path is tested against).
+    void setFastPath(bool on) { m_fastPath = on; }
+
+    // The message so far, tool calls included.
+    ChatCompletion completion() const;
+    const ToolCallAccumulator &toolCalls() const { return m_toolCalls; }
+    bool sawDone() const { return m_sawDone; }
+    // [DONE] or a finish reason arrived: the answer is whole.
+    bool isComplete() const { return m_sawDone || !m_completion.finishReason.isEmpty(); }
+
+private:
+    Outcome apply(const ChunkFields &fields, const SseParser::Event &event);
+    static ChunkFields fieldsFromDom(const nlohmann::json &chunk);
+
+    bool m_fastPath = true;
+    ChatCompletion m_completion;
+    ToolCallAccumulator m_toolCalls;
+    bool m_sawDone = false;
+};
+
+} // namespace Sandcastle
