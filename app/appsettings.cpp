@@ -1,5 +1,7 @@
 #include "appsettings.h"
 
+#include <app/llm/providers.h>
+
 #include <QDir>
 #include <QSettings>
 #include <QStandardPaths>
@@ -17,15 +19,38 @@ QString AppSettings::defaultDataDir()
     return base + QStringLiteral("/sandcastle");
 }
 
+QString AppSettings::toolModeName(AgentOptions::ToolMode mode)
+{
+    switch (mode) {
+    case AgentOptions::ToolMode::Native:
+        return QStringLiteral("tools");
+    case AgentOptions::ToolMode::CodeBlocks:
+        return QStringLiteral("code-blocks");
+    case AgentOptions::ToolMode::Auto:
+        break;
+    }
+    return QStringLiteral("auto");
+}
+
+AgentOptions::ToolMode AppSettings::toolModeFromName(const QString &name)
+{
+    if (name == QLatin1String("tools"))
+        return AgentOptions::ToolMode::Native;
+    if (name == QLatin1String("code-blocks"))
+        return AgentOptions::ToolMode::CodeBlocks;
+    return AgentOptions::ToolMode::Auto;
+}
+
 AppSettings AppSettings::load()
 {
     AppSettings s;
     s.dataDir = defaultDataDir();
     QDir().mkpath(s.dataDir);
     QSettings file(s.settingsFile(), QSettings::IniFormat);
+    s.provider = file.value(QStringLiteral("model/provider"), s.provider).toString();
     s.baseUrl = file.value(QStringLiteral("model/baseUrl"), s.baseUrl).toString();
     s.model = file.value(QStringLiteral("model/name"), s.model).toString();
-    s.apiKey = file.value(QStringLiteral("model/apiKey"), s.apiKey).toString();
+    s.toolMode = toolModeFromName(file.value(QStringLiteral("model/toolMode")).toString());
     s.maxTurns = file.value(QStringLiteral("agent/maxTurns"), s.maxTurns).toInt();
     s.image = file.value(QStringLiteral("sandbox/image"), s.image).toString();
     s.engine = file.value(QStringLiteral("sandbox/engine"), s.engine).toString();
@@ -33,12 +58,15 @@ AppSettings AppSettings::load()
 
     auto env = [](const char *name, QString &target) {
         const QString value = qEnvironmentVariable(name);
-        if (!value.isEmpty())
-            target = value;
+        if (value.isEmpty())
+            return false;
+        target = value;
+        return true;
     };
-    env("OPENAI_API_KEY", s.apiKey);
-    env("SANDCASTLE_API_KEY", s.apiKey);
-    env("SANDCASTLE_BASE_URL", s.baseUrl);
+    s.apiKeyFromEnvironment = env("OPENAI_API_KEY", s.apiKey);
+    s.apiKeyFromEnvironment = env("SANDCASTLE_API_KEY", s.apiKey) || s.apiKeyFromEnvironment;
+    if (env("SANDCASTLE_BASE_URL", s.baseUrl))
+        s.provider = providerForUrl(QUrl(s.baseUrl)).id;
     env("SANDCASTLE_MODEL", s.model);
     env("SANDCASTLE_IMAGE", s.image);
     env("SANDCASTLE_ENGINE", s.engine);
@@ -47,6 +75,21 @@ AppSettings AppSettings::load()
     if (s.runTimeoutS < 1)
         s.runTimeoutS = 60;
     return s;
+}
+
+void AppSettings::save() const
+{
+    QSettings file(settingsFile(), QSettings::IniFormat);
+    file.remove(QStringLiteral("model/apiKey")); // never on disk, even if an old file had it
+    file.setValue(QStringLiteral("model/provider"), provider);
+    file.setValue(QStringLiteral("model/baseUrl"), baseUrl);
+    file.setValue(QStringLiteral("model/name"), model);
+    file.setValue(QStringLiteral("model/toolMode"), toolModeName(toolMode));
+    file.setValue(QStringLiteral("agent/maxTurns"), maxTurns);
+    file.setValue(QStringLiteral("sandbox/image"), image);
+    file.setValue(QStringLiteral("sandbox/engine"), engine);
+    file.setValue(QStringLiteral("sandbox/timeoutS"), runTimeoutS);
+    file.sync();
 }
 
 QString AppSettings::settingsFile() const
@@ -59,12 +102,23 @@ QString AppSettings::workspaceFor(const QString &conversationId) const
     return dataDir + QStringLiteral("/workspaces/") + conversationId;
 }
 
+QString AppSettings::keyAccount() const
+{
+    if (provider != QLatin1String("custom") && providerById(provider).id == provider)
+        return QStringLiteral("api-key/") + provider;
+    const QUrl url(baseUrl);
+    return QStringLiteral("api-key/custom/%1:%2")
+        .arg(url.host())
+        .arg(url.port(url.scheme() == QLatin1String("https") ? 443 : 80));
+}
+
 ClientConfig AppSettings::clientConfig() const
 {
     ClientConfig config;
     config.baseUrl = QUrl(baseUrl);
     config.apiKey = apiKey;
     config.model = model;
+    config.extraHeaders = providerById(provider).headers;
     return config;
 }
 
@@ -78,6 +132,14 @@ SandboxConfig AppSettings::sandboxConfig(const QString &conversationId,
     config.workspace = workspace;
     config.timeoutMs = runTimeoutS * 1000;
     return config;
+}
+
+AgentOptions AppSettings::agentOptions() const
+{
+    AgentOptions options;
+    options.maxTurns = maxTurns;
+    options.toolMode = toolMode;
+    return options;
 }
 
 } // namespace Sandcastle

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <app/agent/agentrun.h>
 #include <app/llm/chattypes.h>
 #include <sandbox/sandboxconfig.h>
 
@@ -9,25 +10,37 @@ namespace Sandcastle {
 
 // The application's settings: the settings file in the data folder, overridden by the
 // SANDCASTLE_* environment variables (DESIGN.md §3), which win so that tests and scripts can
-// point the app anywhere.
+// point the app anywhere. The API key is never read from or written to the file: it comes
+// from the environment or the system keychain (KeyStore).
 struct AppSettings
 {
+    QString provider = QStringLiteral("openai"); // a ProviderPreset id
     QString baseUrl = QStringLiteral("https://api.openai.com/v1");
     QString model = QStringLiteral("gpt-4o-mini");
-    QString apiKey;
+    QString apiKey; // in memory only
+    bool apiKeyFromEnvironment = false;
     QString image = QStringLiteral("sandcastle-sandbox:latest");
     QString engine = QStringLiteral("docker");
     QString dataDir;
     int maxTurns = 12;
     int runTimeoutS = 60;
+    AgentOptions::ToolMode toolMode = AgentOptions::ToolMode::Auto;
 
     static AppSettings load();
     static QString defaultDataDir();
+    // Writes everything but the key (and what the environment overrode stays as it was).
+    void save() const;
 
     QString settingsFile() const;
     QString workspaceFor(const QString &conversationId) const;
+    // The keychain entry of this provider's key ("api-key/openai", "api-key/custom/host:port").
+    QString keyAccount() const;
     ClientConfig clientConfig() const;
     SandboxConfig sandboxConfig(const QString &conversationId, const QString &workspace) const;
+    AgentOptions agentOptions() const;
+
+    static QString toolModeName(AgentOptions::ToolMode mode);
+    static AgentOptions::ToolMode toolModeFromName(const QString &name);
 };
 
 } // namespace Sandcastle

@@ -1,6 +1,6 @@
 #include <app/llm/streamaccumulator.h>
-#include <support/streamdescribe.h>
 #include <support/chunkcorpus.h>
+#include <support/streamdescribe.h>
 
 #include <QtTest>
 
@@ -12,8 +12,6 @@ using Sandcastle::Testing::describe;
 class TestStreamAccumulator : public QObject
 {
     Q_OBJECT
-
-
 
     // Feeds the same events to a fast and a DOM accumulator and compares every step.
     static void expectSameOnBothPaths(const QList<QByteArray> &chunks)

@@ -5,8 +5,10 @@
 #include "console/consolepane.h"
 #include "editor/codeeditor.h"
 #include "files/filespane.h"
+#include "settings/settingsdialog.h"
 
 #include <app/agent/agentrun.h>
+#include <app/keystore.h>
 #include <app/llm/chatclient.h>
 #include <sandbox/sandboxsession.h>
 
@@ -72,9 +74,16 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     m_files->setRoot(workspace);
     m_client = new ChatClient(m_settings.clientConfig(), this);
     m_session = new SandboxSession(m_settings.sandboxConfig(m_conversationId, workspace), this);
-    AgentOptions options;
-    options.maxTurns = m_settings.maxTurns;
-    m_agent = new AgentRun(m_client, m_session, options, this);
+    m_agent = new AgentRun(m_client, m_session, m_settings.agentOptions(), this);
+    if (m_settings.apiKey.isEmpty()) {
+        // The key is in the system keychain, if anywhere; it arrives before a person types.
+        auto *keys = new KeyStore(this);
+        connect(keys, &KeyStore::keyRead, this, [this](const QString &, const QString &key) {
+            m_settings.apiKey = key;
+            m_client->setConfig(m_settings.clientConfig());
+        });
+        keys->read(m_settings.keyAccount());
+    }
 
     buildMenus();
     connectAgent();
@@ -91,6 +100,10 @@ MainWindow::~MainWindow() = default;
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *settings = file->addAction(tr("&Settings…"), this, &MainWindow::openSettings);
+    settings->setObjectName(QStringLiteral("openSettings"));
+    settings->setShortcut(QKeySequence::Preferences);
+    file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
@@ -221,6 +234,22 @@ void MainWindow::runEditorCode()
     m_personRunning = true;
     m_console->beginRun(tr("your code"));
     m_session->runPython(m_editor->text());
+    updateStatus();
+}
+
+void MainWindow::openSettings()
+{
+    SettingsDialog dialog(m_settings, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    applySettings(dialog.settings());
+}
+
+void MainWindow::applySettings(const AppSettings &settings)
+{
+    m_settings = settings;
+    m_client->setConfig(m_settings.clientConfig());
+    m_agent->setOptions(m_settings.agentOptions());
     updateStatus();
 }
 

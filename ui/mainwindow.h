@@ -37,6 +37,10 @@ public:
 
     void submitPrompt(const QString &text);
     void runEditorCode();
+    void openSettings();
+    // Takes new settings for the next request and run (a run in progress keeps its own).
+    void applySettings(const AppSettings &settings);
+    const AppSettings &settings() const { return m_settings; }
 
 protected:
     void closeEvent(QCloseEvent *event) override;

@@ -125,6 +125,13 @@ void AgentRun::start(const QString &prompt)
     requestModel();
 }
 
+void AgentRun::setOptions(const AgentOptions &options)
+{
+    m_options = options;
+    if (!m_running && m_options.toolMode != AgentOptions::ToolMode::Auto)
+        m_codeBlockMode = m_options.toolMode == AgentOptions::ToolMode::CodeBlocks;
+}
+
 void AgentRun::requestModel()
 {
     if (m_turns >= m_options.maxTurns) {

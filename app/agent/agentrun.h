@@ -42,6 +42,9 @@ public:
              QObject *parent = nullptr);
 
     void start(const QString &prompt);
+    // New options take effect with the next start(); the tool mode only if the server has
+    // not already been found to lack tool calls.
+    void setOptions(const AgentOptions &options);
     void stop();
     bool isRunning() const { return m_running; }
     const nlohmann::json &messages() const { return m_messages; }

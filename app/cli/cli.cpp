@@ -2,7 +2,9 @@
 
 #include <app/agent/agentrun.h>
 #include <app/appsettings.h>
+#include <app/keystore.h>
 #include <app/llm/chatclient.h>
+#include <app/llm/providers.h>
 #include <sandbox/containerengine.h>
 #include <sandbox/resources.h>
 #include <sandbox/sandboxsession.h>
@@ -90,6 +92,18 @@ bool parseOptions(QCommandLineParser &parser, const QString &command, const QStr
     return true;
 }
 
+// The environment wins; otherwise the system keychain, if there is one and it holds a key.
+QString loadKeyFromKeychain(AppSettings &settings)
+{
+    if (!settings.apiKey.isEmpty())
+        return QStringLiteral("from the environment");
+    const Result<QString> key = KeyStore::readBlocking(settings.keyAccount(), 3000);
+    if (!key)
+        return key.error();
+    settings.apiKey = key.value();
+    return QStringLiteral("from the system keychain");
+}
+
 QString newConversationId()
 {
     return QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
@@ -123,8 +137,10 @@ int runChat(const QStringList &args)
         return usageError(QStringLiteral("chat needs --prompt TEXT"));
 
     AppSettings settings = AppSettings::load();
-    if (parser.isSet(baseUrl))
+    if (parser.isSet(baseUrl)) {
         settings.baseUrl = parser.value(baseUrl);
+        settings.provider = providerForUrl(QUrl(settings.baseUrl)).id;
+    }
     if (parser.isSet(model))
         settings.model = parser.value(model);
     if (parser.isSet(maxTurns)) {
@@ -138,6 +154,7 @@ int runChat(const QStringList &args)
         || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
         return usageError(QStringLiteral("--base-url must be an http(s) URL: ") + settings.baseUrl);
 
+    loadKeyFromKeychain(settings);
     const QString conversationId = newConversationId();
     const QString workspaceDir = parser.isSet(workspace)
                                      ? QDir(parser.value(workspace)).absolutePath()
@@ -146,9 +163,7 @@ int runChat(const QStringList &args)
 
     ChatClient client(settings.clientConfig());
     SandboxSession session(settings.sandboxConfig(conversationId, workspaceDir));
-    AgentOptions options;
-    options.maxTurns = settings.maxTurns;
-    AgentRun agent(&client, &session, options);
+    AgentRun agent(&client, &session, settings.agentOptions());
     session.start(); // warm the sandbox while the model thinks
 
     int exitCode = kExitFailure;
@@ -424,7 +439,8 @@ int runDoctor(const QStringList &args)
 {
     if (!args.isEmpty())
         return usageError(QStringLiteral("doctor takes no arguments"));
-    const AppSettings settings = AppSettings::load();
+    AppSettings settings = AppSettings::load();
+    const QString keySource = loadKeyFromKeychain(settings);
     bool allOk = true;
     auto report = [&](bool ok, const QString &check, const QString &detail) {
         allOk = allOk && ok;
@@ -489,9 +505,12 @@ int runDoctor(const QStringList &args)
     report(keyOk && !rejected,
            QStringLiteral("key"),
            rejected ? QStringLiteral("the endpoint refused the API key (HTTP %1)").arg(status)
-           : !settings.apiKey.isEmpty() ? QStringLiteral("set")
-           : local                      ? QStringLiteral("none needed for a local endpoint")
-                   : QStringLiteral("missing: set SANDCASTLE_API_KEY or OPENAI_API_KEY"));
+           : !settings.apiKey.isEmpty() ? QStringLiteral("set, ") + keySource
+           : local
+               ? QStringLiteral("none needed for a local endpoint")
+               : QStringLiteral("missing: set SANDCASTLE_API_KEY or OPENAI_API_KEY, or enter it in "
+                                "the settings (keychain: %1)")
+                     .arg(keySource));
     return allOk ? kExitOk : kExitFailure;
 }
 

@@ -119,6 +119,12 @@ FakeOpenAiServer::Response FakeOpenAiServer::Response::withCrlfAndKeepAlives() c
     return r;
 }
 
+void FakeOpenAiServer::setModels(const QStringList &models, int status)
+{
+    m_models = models;
+    m_modelsStatus = status;
+}
+
 void FakeOpenAiServer::enqueue(const Response &response)
 {
     m_script.append(response);
@@ -259,9 +265,19 @@ void FakeOpenAiServer::onReadyRead(QTcpSocket *socket)
 void FakeOpenAiServer::respond(QTcpSocket *socket, const Request &request)
 {
     if (request.path.endsWith("/models")) {
-        const QByteArray body = "{\"object\":\"list\",\"data\":[{\"id\":\"fake-model\"}]}";
-        socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
-                      "Content-Length: "
+        QJsonArray data;
+        for (const QString &model : std::as_const(m_models))
+            data.append(QJsonObject{{QStringLiteral("id"), model},
+                                    {QStringLiteral("object"), QStringLiteral("model")}});
+        const QByteArray body
+            = m_modelsStatus == 200
+                  ? QJsonDocument(QJsonObject{{QStringLiteral("object"), QStringLiteral("list")},
+                                              {QStringLiteral("data"), data}})
+                        .toJson(QJsonDocument::Compact)
+                  : QByteArray("{\"error\":{\"message\":\"Invalid API key\"}}");
+        socket->write("HTTP/1.1 " + QByteArray::number(m_modelsStatus)
+                      + " X\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                        "Content-Length: "
                       + QByteArray::number(body.size()) + "\r\n\r\n" + body);
         socket->disconnectFromHost();
         return;

@@ -6,6 +6,7 @@
 #include <QMap>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 class QTcpServer;
 class QTcpSocket;
@@ -68,6 +69,8 @@ public:
     bool loadScript(const QByteArray &json, QString *error);
 
     const QList<Request> &requests() const { return m_requests; }
+    // What GET /v1/models lists (default: fake-model); status other than 200 answers an error.
+    void setModels(const QStringList &models, int status = 200);
     int pendingResponses() const { return int(m_script.size()); }
 
     static QByteArray sseEvent(const QByteArray &json);
@@ -90,6 +93,8 @@ private:
     QTcpServer *m_server = nullptr;
     QList<Response> m_script;
     QList<Request> m_requests;
+    QStringList m_models{QStringLiteral("fake-model")};
+    int m_modelsStatus = 200;
     QMap<QTcpSocket *, QByteArray> m_buffers;
 };
 

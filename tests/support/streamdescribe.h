@@ -9,7 +9,8 @@ namespace Sandcastle::Testing {
 // One-line pictures of what the stream accumulator produced, for comparing two paths.
 inline QString describe(const StreamAccumulator::Outcome &outcome)
 {
-    QString out = outcome.error ? QStringLiteral("error:") + outcome.error->code : QStringLiteral("ok");
+    QString out
+        = outcome.error ? QStringLiteral("error:") + outcome.error->code : QStringLiteral("ok");
     for (const auto &d : outcome.deltas)
         out += QStringLiteral(" [%1/%2/%3]").arg(int(d.kind)).arg(d.index).arg(d.text);
     return out;

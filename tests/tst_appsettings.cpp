@@ -1,0 +1,159 @@
+#include <app/appsettings.h>
+#include <app/llm/modelcatalog.h>
+#include <app/llm/providers.h>
+#include <support/fakeopenaiserver.h>
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace Sandcastle;
+
+// Settings, providers and the model list: where the model is, and that the key never lands
+// on disk.
+class TestAppSettings : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    static QByteArray fileText(const AppSettings &settings)
+    {
+        QFile file(settings.settingsFile());
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        for (const char *name : {"SANDCASTLE_BASE_URL",
+                                 "SANDCASTLE_MODEL",
+                                 "SANDCASTLE_API_KEY",
+                                 "OPENAI_API_KEY",
+                                 "SANDCASTLE_IMAGE",
+                                 "SANDCASTLE_ENGINE"})
+            qunsetenv(name);
+        qputenv("SANDCASTLE_DATA_DIR", m_dir.path().toUtf8());
+        QFile::remove(m_dir.filePath(QStringLiteral("settings.ini")));
+    }
+
+    void theEnvironmentWinsOverTheFile()
+    {
+        AppSettings saved = AppSettings::load();
+        saved.baseUrl = QStringLiteral("http://localhost:11434/v1");
+        saved.provider = QStringLiteral("ollama");
+        saved.model = QStringLiteral("qwen2.5-coder");
+        saved.save();
+        QCOMPARE(AppSettings::load().model, QStringLiteral("qwen2.5-coder"));
+        qputenv("SANDCASTLE_BASE_URL", "https://openrouter.ai/api/v1");
+        qputenv("SANDCASTLE_MODEL", "anthropic/claude");
+        qputenv("OPENAI_API_KEY", "sk-openai");
+        const AppSettings s = AppSettings::load();
+        QCOMPARE(s.baseUrl, QStringLiteral("https://openrouter.ai/api/v1"));
+        QCOMPARE(s.provider, QStringLiteral("openrouter"));
+        QCOMPARE(s.model, QStringLiteral("anthropic/claude"));
+        QCOMPARE(s.apiKey, QStringLiteral("sk-openai"));
+        QVERIFY(s.apiKeyFromEnvironment);
+        qputenv("SANDCASTLE_API_KEY", "sk-sandcastle");
+        QCOMPARE(AppSettings::load().apiKey, QStringLiteral("sk-sandcastle"));
+    }
+
+    void theKeyIsNeverWrittenToTheSettingsFile()
+    {
+        AppSettings s = AppSettings::load();
+        s.apiKey = QStringLiteral("sk-secret-123");
+        s.save();
+        QVERIFY(!fileText(s).contains("sk-secret-123"));
+        // a key an old version left in the file is neither read nor kept
+        {
+            QFile file(s.settingsFile());
+            QVERIFY(file.open(QIODevice::Append));
+            file.write("\n[model]\napiKey=sk-old-plaintext\n");
+        }
+        QVERIFY(AppSettings::load().apiKey.isEmpty());
+        AppSettings::load().save();
+        QVERIFY(!fileText(s).contains("sk-old-plaintext"));
+    }
+
+    void providersAreRecognisedByTheirAddress()
+    {
+        QCOMPARE(providerForUrl(QUrl(QStringLiteral("http://127.0.0.1:11434/v1"))).id,
+                 QStringLiteral("ollama"));
+        QCOMPARE(providerForUrl(QUrl(QStringLiteral("http://localhost:8080/v1"))).id,
+                 QStringLiteral("llamacpp"));
+        QCOMPARE(providerForUrl(QUrl(QStringLiteral("http://localhost:1234/v1"))).id,
+                 QStringLiteral("lmstudio"));
+        QCOMPARE(providerForUrl(QUrl(QStringLiteral("https://api.openai.com/v1/"))).id,
+                 QStringLiteral("openai"));
+        QCOMPARE(providerForUrl(QUrl(QStringLiteral("http://gpu-box:8000/v1"))).id,
+                 QStringLiteral("custom"));
+        QCOMPARE(providerById(QStringLiteral("nonsense")).id, QStringLiteral("custom"));
+        QVERIFY(providerById(QStringLiteral("openai")).needsKey);
+        QVERIFY(!providerById(QStringLiteral("ollama")).needsKey);
+    }
+
+    void openRouterGetsItsHeadersAndKeysAreKeptPerProvider()
+    {
+        AppSettings s = AppSettings::load();
+        s.provider = QStringLiteral("openrouter");
+        s.baseUrl = QStringLiteral("https://openrouter.ai/api/v1");
+        const ClientConfig config = s.clientConfig();
+        QCOMPARE(config.extraHeaders.size(), 2);
+        QCOMPARE(config.extraHeaders.at(1).first, QByteArray("X-Title"));
+        QCOMPARE(s.keyAccount(), QStringLiteral("api-key/openrouter"));
+        s.provider = QStringLiteral("custom");
+        s.baseUrl = QStringLiteral("http://gpu-box:8000/v1");
+        QCOMPARE(s.keyAccount(), QStringLiteral("api-key/custom/gpu-box:8000"));
+        QVERIFY(s.clientConfig().extraHeaders.isEmpty());
+    }
+
+    void theToolModeRoundTrips()
+    {
+        AppSettings s = AppSettings::load();
+        QCOMPARE(s.toolMode, AgentOptions::ToolMode::Auto);
+        s.toolMode = AgentOptions::ToolMode::CodeBlocks;
+        s.save();
+        QCOMPARE(AppSettings::load().toolMode, AgentOptions::ToolMode::CodeBlocks);
+        QCOMPARE(AppSettings::load().agentOptions().toolMode, AgentOptions::ToolMode::CodeBlocks);
+    }
+
+    void parsesModelListsOfEitherShape()
+    {
+        QString error;
+        QCOMPARE(
+            ModelCatalog::parseModelList(
+                "{\"object\":\"list\",\"data\":[{\"id\":\"b\"},{\"id\":\"a\"},{\"id\":\"a\"}]}",
+                &error),
+            (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
+        QVERIFY(error.isEmpty());
+        QCOMPARE(ModelCatalog::parseModelList("{\"models\":[{\"name\":\"llama3:8b\"}]}", &error),
+                 QStringList{QStringLiteral("llama3:8b")});
+        ModelCatalog::parseModelList("<html>", &error);
+        QVERIFY(!error.isEmpty());
+    }
+
+    void fetchesTheModelsOfAServer()
+    {
+        Testing::FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        server.setModels({QStringLiteral("qwen2.5-coder:7b"), QStringLiteral("llama3.1:8b")});
+        ModelCatalog catalog;
+        QSignalSpy ready(&catalog, &ModelCatalog::modelsReady);
+        ClientConfig config;
+        config.baseUrl = QUrl(server.baseUrl());
+        catalog.fetch(config);
+        QVERIFY(ready.wait(10000));
+        QCOMPARE(ready.first().at(0).toStringList(),
+                 (QStringList{QStringLiteral("llama3.1:8b"), QStringLiteral("qwen2.5-coder:7b")}));
+
+        server.setModels({}, 401);
+        QSignalSpy failed(&catalog, &ModelCatalog::errorOccurred);
+        catalog.fetch(config);
+        QVERIFY(failed.wait(10000));
+        QVERIFY(failed.first().at(0).toString().contains(QStringLiteral("401")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAppSettings)
+#include "tst_appsettings.moc"

@@ -1,0 +1,86 @@
+#include <app/appsettings.h>
+#include <support/fakeopenaiserver.h>
+#include <ui/settings/settingsdialog.h>
+
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace Sandcastle;
+
+class TestSettingsDialog : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    AppSettings settings(const QString &baseUrl) const
+    {
+        AppSettings s;
+        s.dataDir = m_dir.path();
+        s.provider = QStringLiteral("custom");
+        s.baseUrl = baseUrl;
+        s.model = QStringLiteral("fake-model");
+        return s;
+    }
+
+private Q_SLOTS:
+    void choosingAProviderFillsInItsAddress()
+    {
+        SettingsDialog dialog(settings(QStringLiteral("http://127.0.0.1:9/v1")));
+        dialog.providerBox()->setCurrentIndex(
+            dialog.providerBox()->findData(QStringLiteral("ollama")));
+        QCOMPARE(dialog.baseUrlEdit()->text(), QStringLiteral("http://localhost:11434/v1"));
+        dialog.providerBox()->setCurrentIndex(
+            dialog.providerBox()->findData(QStringLiteral("lmstudio")));
+        QCOMPARE(dialog.settings().baseUrl, QStringLiteral("http://localhost:1234/v1"));
+        QCOMPARE(dialog.settings().provider, QStringLiteral("lmstudio"));
+    }
+
+    void refreshListsTheServersModels()
+    {
+        Testing::FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        server.setModels({QStringLiteral("fake-model"), QStringLiteral("fake-coder")});
+        SettingsDialog dialog(settings(server.baseUrl()));
+        QSignalSpy refreshed(&dialog, &SettingsDialog::modelsRefreshed);
+        QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("refreshModels")),
+                          Qt::LeftButton);
+        QVERIFY(refreshed.wait(10000));
+        QCOMPARE(refreshed.first().at(0).toInt(), 2);
+        QCOMPARE(dialog.modelBox()->count(), 2);
+        QCOMPARE(dialog.modelBox()->currentText(), QStringLiteral("fake-model"));
+    }
+
+    void aBadUrlIsRefusedWithAReason()
+    {
+        SettingsDialog dialog(settings(QStringLiteral("http://127.0.0.1:9/v1")));
+        dialog.baseUrlEdit()->setText(QStringLiteral("localhost:11434"));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
+        QVERIFY(dialog.statusLabel()->text().contains(QStringLiteral("http://")));
+    }
+
+    void acceptingSavesEverythingButTheKey()
+    {
+        SettingsDialog dialog(settings(QStringLiteral("http://127.0.0.1:9/v1")));
+        dialog.modelBox()->setCurrentText(QStringLiteral("chosen-model"));
+        dialog.keyEdit()->setText(QStringLiteral("sk-typed-secret"));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QCOMPARE(dialog.settings().apiKey, QStringLiteral("sk-typed-secret"));
+        QFile file(m_dir.filePath(QStringLiteral("settings.ini")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray text = file.readAll();
+        QVERIFY(text.contains("chosen-model"));
+        QVERIFY(!text.contains("sk-typed-secret"));
+    }
+};
+
+QTEST_MAIN(TestSettingsDialog)
+#include "tst_settingsdialog.moc"

@@ -1,0 +1,155 @@
+#include "settingsdialog.h"
+
+#include <app/keystore.h>
+#include <app/llm/modelcatalog.h>
+#include <app/llm/providers.h>
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace Sandcastle {
+
+SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
+    : QDialog(parent)
+    , m_settings(settings)
+    , m_provider(new QComboBox(this))
+    , m_baseUrl(new QLineEdit(this))
+    , m_model(new QComboBox(this))
+    , m_key(new QLineEdit(this))
+    , m_toolMode(new QComboBox(this))
+    , m_maxTurns(new QSpinBox(this))
+    , m_timeout(new QSpinBox(this))
+    , m_status(new QLabel(this))
+    , m_catalog(new ModelCatalog(this))
+    , m_keys(new KeyStore(this))
+{
+    setWindowTitle(tr("Settings"));
+    setObjectName(QStringLiteral("settingsDialog"));
+    for (const ProviderPreset &preset : providerPresets())
+        m_provider->addItem(preset.name, preset.id);
+    m_provider->setCurrentIndex(qMax(0, m_provider->findData(settings.provider)));
+    m_baseUrl->setText(settings.baseUrl);
+    m_baseUrl->setPlaceholderText(QStringLiteral("http://localhost:11434/v1"));
+    m_model->setEditable(true);
+    m_model->setCurrentText(settings.model);
+    m_model->setMinimumContentsLength(24);
+    auto *refresh = new QPushButton(tr("Refresh"), this);
+    refresh->setObjectName(QStringLiteral("refreshModels"));
+    refresh->setToolTip(tr("Ask the server which models it has"));
+    auto *modelRow = new QHBoxLayout;
+    modelRow->addWidget(m_model, 1);
+    modelRow->addWidget(refresh);
+    m_key->setEchoMode(QLineEdit::Password);
+    m_key->setPlaceholderText(settings.apiKeyFromEnvironment ? tr("set by the environment")
+                                                             : tr("stored in the system keychain"));
+    m_key->setEnabled(!settings.apiKeyFromEnvironment);
+    m_toolMode->addItem(tr("Automatic (tool calls, else code blocks)"),
+                        AppSettings::toolModeName(AgentOptions::ToolMode::Auto));
+    m_toolMode->addItem(tr("Tool calls"),
+                        AppSettings::toolModeName(AgentOptions::ToolMode::Native));
+    m_toolMode->addItem(tr("Code blocks (models without tool calling)"),
+                        AppSettings::toolModeName(AgentOptions::ToolMode::CodeBlocks));
+    m_toolMode->setCurrentIndex(
+        qMax(0, m_toolMode->findData(AppSettings::toolModeName(settings.toolMode))));
+    m_maxTurns->setRange(1, 100);
+    m_maxTurns->setValue(settings.maxTurns);
+    m_timeout->setRange(1, 3600);
+    m_timeout->setSuffix(tr(" s"));
+    m_timeout->setValue(settings.runTimeoutS);
+    m_status->setWordWrap(true);
+    m_status->setObjectName(QStringLiteral("settingsStatus"));
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Provider"), m_provider);
+    form->addRow(tr("Base URL"), m_baseUrl);
+    form->addRow(tr("Model"), modelRow);
+    form->addRow(tr("API key"), m_key);
+    form->addRow(tr("Tools"), m_toolMode);
+    form->addRow(tr("Turn limit"), m_maxTurns);
+    form->addRow(tr("Run time limit"), m_timeout);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_status);
+    layout->addWidget(buttons);
+
+    connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
+    connect(refresh, &QPushButton::clicked, this, &SettingsDialog::refreshModels);
+    connect(m_provider, &QComboBox::currentIndexChanged, this, &SettingsDialog::onProviderChanged);
+    connect(m_catalog, &ModelCatalog::modelsReady, this, [this](const QStringList &models) {
+        const QString current = m_model->currentText();
+        m_model->clear();
+        m_model->addItems(models);
+        m_model->setCurrentText(current.isEmpty() && !models.isEmpty() ? models.first() : current);
+        m_status->setText(tr("%n model(s) on this server.", nullptr, int(models.size())));
+        Q_EMIT modelsRefreshed(int(models.size()));
+    });
+    connect(m_catalog, &ModelCatalog::errorOccurred, this, [this](const QString &message) {
+        m_status->setText(message);
+        Q_EMIT modelsRefreshed(-1);
+    });
+    connect(m_keys,
+            &KeyStore::failed,
+            this,
+            [this](const QString &, const QString &message, bool notFound) {
+                if (!notFound)
+                    m_status->setText(message + tr(" The key is used for this session only."));
+            });
+}
+
+void SettingsDialog::onProviderChanged()
+{
+    const ProviderPreset preset = providerById(m_provider->currentData().toString());
+    if (!preset.baseUrl.isEmpty())
+        m_baseUrl->setText(preset.baseUrl);
+}
+
+AppSettings SettingsDialog::settings() const
+{
+    AppSettings s = m_settings;
+    s.provider = m_provider->currentData().toString();
+    s.baseUrl = m_baseUrl->text().trimmed();
+    s.model = m_model->currentText().trimmed();
+    if (!m_settings.apiKeyFromEnvironment && !m_key->text().isEmpty())
+        s.apiKey = m_key->text();
+    s.toolMode = AppSettings::toolModeFromName(m_toolMode->currentData().toString());
+    s.maxTurns = m_maxTurns->value();
+    s.runTimeoutS = m_timeout->value();
+    return s;
+}
+
+void SettingsDialog::refreshModels()
+{
+    m_status->setText(tr("Asking the server for its models…"));
+    m_catalog->fetch(settings().clientConfig());
+}
+
+void SettingsDialog::accept()
+{
+    const AppSettings s = settings();
+    const QUrl url(s.baseUrl);
+    if (!url.isValid()
+        || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
+        m_status->setText(tr("The base URL must start with http:// or https://."));
+        return;
+    }
+    if (s.model.isEmpty()) {
+        m_status->setText(tr("Choose a model."));
+        return;
+    }
+    s.save();
+    if (!m_settings.apiKeyFromEnvironment && !m_key->text().isEmpty())
+        m_keys->write(s.keyAccount(), m_key->text());
+    m_settings = s;
+    QDialog::accept();
+}
+
+} // namespace Sandcastle

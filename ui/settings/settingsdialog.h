@@ -1,0 +1,58 @@
+#pragma once
+
+#include <app/appsettings.h>
+
+#include <QDialog>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace Sandcastle {
+
+class KeyStore;
+class ModelCatalog;
+
+// Where the model is and how the agent works with it: provider presets, base URL, a model
+// picked from the server's list, the API key (kept in the system keychain only), the tool
+// mode and the limits. accept() saves the settings file and stores the key.
+class SettingsDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    explicit SettingsDialog(const AppSettings &settings, QWidget *parent = nullptr);
+
+    // The settings as edited (the key included, in memory).
+    AppSettings settings() const;
+
+    QComboBox *providerBox() const { return m_provider; }
+    QLineEdit *baseUrlEdit() const { return m_baseUrl; }
+    QComboBox *modelBox() const { return m_model; }
+    QLineEdit *keyEdit() const { return m_key; }
+    QLabel *statusLabel() const { return m_status; }
+    void refreshModels();
+
+Q_SIGNALS:
+    void modelsRefreshed(int count);
+
+public Q_SLOTS:
+    void accept() override;
+
+private:
+    void onProviderChanged();
+
+    AppSettings m_settings;
+    QComboBox *m_provider = nullptr;
+    QLineEdit *m_baseUrl = nullptr;
+    QComboBox *m_model = nullptr;
+    QLineEdit *m_key = nullptr;
+    QComboBox *m_toolMode = nullptr;
+    QSpinBox *m_maxTurns = nullptr;
+    QSpinBox *m_timeout = nullptr;
+    QLabel *m_status = nullptr;
+    ModelCatalog *m_catalog = nullptr;
+    KeyStore *m_keys = nullptr;
+};
+
+} // namespace Sandcastle
