@@ -13,6 +13,19 @@ QByteArray KernelProtocol::encodeRun(qint64 id, const QString &code)
     return QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n';
 }
 
+QByteArray KernelProtocol::encodeShell(qint64 id, const QString &command)
+{
+    const QJsonObject request{{QStringLiteral("op"), QStringLiteral("shell")},
+                              {QStringLiteral("id"), id},
+                              {QStringLiteral("command"), command}};
+    return QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n';
+}
+
+QByteArray KernelProtocol::encodeInterrupt()
+{
+    return QByteArrayLiteral("{\"op\":\"interrupt\"}\n");
+}
+
 QList<KernelEvent> KernelProtocol::feed(const QByteArray &bytes)
 {
     QList<KernelEvent> events;

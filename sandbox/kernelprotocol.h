@@ -27,6 +27,8 @@ class KernelProtocol
 {
 public:
     static QByteArray encodeRun(qint64 id, const QString &code);
+    static QByteArray encodeShell(qint64 id, const QString &command);
+    static QByteArray encodeInterrupt();
 
     QList<KernelEvent> feed(const QByteArray &bytes);
     bool hasPartialLine() const { return !m_pending.isEmpty(); }

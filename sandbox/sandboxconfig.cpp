@@ -30,7 +30,7 @@ QString SandboxConfig::containerUser()
 QStringList SandboxConfig::runArguments(const QString &containerName, qint64 ownerPid) const
 {
     QStringList args{QStringLiteral("run"),
-                     QStringLiteral("--detach"),
+                     fresh ? QStringLiteral("--interactive") : QStringLiteral("--detach"),
                      QStringLiteral("--pull"),
                      QStringLiteral("never"),
                      QStringLiteral("--name"),
@@ -59,9 +59,21 @@ QStringList SandboxConfig::runArguments(const QString &containerName, qint64 own
              << QStringLiteral("type=bind,source=") + QDir(workspace).absolutePath()
                     + QStringLiteral(",target=/workspace");
     }
-    args << QStringLiteral("--workdir") << QStringLiteral("/workspace") << image
-         << QStringLiteral("sleep") << QStringLiteral("infinity");
-    return args;
+    args << QStringLiteral("--workdir") << QStringLiteral("/workspace");
+    if (fresh) {
+        args << QStringLiteral("--rm") << image << QStringLiteral("python3")
+             << QStringLiteral("/opt/sandcastle/kernel.py");
+    } else {
+        args << image << QStringLiteral("sleep") << QStringLiteral("infinity");
+    }
+    return engineArguments(args);
+}
+
+QStringList SandboxConfig::engineArguments(const QStringList &args) const
+{
+    if (context.isEmpty())
+        return args;
+    return QStringList{QStringLiteral("--context"), context} + args;
 }
 
 } // namespace Sandcastle

@@ -20,7 +20,12 @@ struct SandboxConfig
     bool network = false;
     int timeoutMs = 60000;
     QString runtime; // e.g. "runsc" for gVisor; empty for the daemon's default
+    QString context; // docker --context; empty for the default (DOCKER_HOST is honoured)
     QString conversationId;
+    bool fresh = false;                           // a new container for every run, no state kept
+    qint64 maxKeptBytes = 8 * 1024 * 1024;        // output kept in a run's result
+    qint64 outputHardCapBytes = 64 * 1024 * 1024; // past this the run is stopped
+    int interruptGraceMs = 2000;                  // after a timeout's interrupt, before docker kill
 
     // Reads SANDCASTLE_ENGINE and SANDCASTLE_IMAGE over the defaults.
     static SandboxConfig fromEnvironment();
@@ -29,8 +34,11 @@ struct SandboxConfig
     // as the image's unprivileged user (1000:1000), never as root.
     static QString containerUser();
 
-    // Arguments after the engine binary that start a long-lived, hardened container.
+    // Arguments after the engine binary that start a long-lived, hardened container (or, in
+    // fresh mode, a container whose main process is the kernel, on stdin, removed at its end).
     QStringList runArguments(const QString &containerName, qint64 ownerPid) const;
+    // Global engine options (--context) followed by `args`.
+    QStringList engineArguments(const QStringList &args) const;
 };
 
 } // namespace Sandcastle

@@ -1,6 +1,7 @@
 #include "sandboxsession.h"
 
 #include "containerengine.h"
+#include "pathguard.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -8,6 +9,7 @@
 #include <QProcess>
 #include <QRandomGenerator>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace Sandcastle {
@@ -41,6 +43,8 @@ SandboxSession::SandboxSession(SandboxConfig config, QObject *parent)
 {
     m_timeoutTimer.setSingleShot(true);
     connect(&m_timeoutTimer, &QTimer::timeout, this, &SandboxSession::onTimeout);
+    m_graceTimer.setSingleShot(true);
+    connect(&m_graceTimer, &QTimer::timeout, this, &SandboxSession::killContainer);
     m_flushTimer.setSingleShot(true);
     m_flushTimer.setInterval(kFlushIntervalMs);
     connect(&m_flushTimer, &QTimer::timeout, this, &SandboxSession::flushOutput);
@@ -100,6 +104,14 @@ void SandboxSession::start()
                           .arg(QCoreApplication::applicationPid())
                           .arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
     setState(State::Starting);
+    const QStringList runArgs
+        = m_config.runArguments(m_containerName, QCoreApplication::applicationPid());
+    if (m_config.fresh) {
+        // The container's main process is the kernel itself, on this process's pipes.
+        startKernel();
+        m_kernel->start(m_config.engine, runArgs);
+        return;
+    }
     m_starter = new QProcess(this);
     QProcess *starter = m_starter;
     connect(starter,
@@ -118,8 +130,7 @@ void SandboxSession::start()
                       "'%1' could not be started: is it installed? (apt-get install docker.io)")
                       .arg(m_config.engine));
     });
-    starter->start(m_config.engine,
-                   m_config.runArguments(m_containerName, QCoreApplication::applicationPid()));
+    starter->start(m_config.engine, runArgs);
 }
 
 void SandboxSession::onContainerStarted(int exitCode, const QByteArray &stderrData)
@@ -131,6 +142,12 @@ void SandboxSession::onContainerStarted(int exitCode, const QByteArray &stderrDa
         return;
     }
     startKernel();
+    m_kernel->start(m_config.engine,
+                    m_config.engineArguments({QStringLiteral("exec"),
+                                              QStringLiteral("--interactive"),
+                                              m_containerName,
+                                              QStringLiteral("python3"),
+                                              QStringLiteral("/opt/sandcastle/kernel.py")}));
 }
 
 void SandboxSession::startKernel()
@@ -157,12 +174,6 @@ void SandboxSession::startKernel()
         if (e == QProcess::FailedToStart && kernel == m_kernel)
             onKernelFinished(-1);
     });
-    kernel->start(m_config.engine,
-                  {QStringLiteral("exec"),
-                   QStringLiteral("--interactive"),
-                   m_containerName,
-                   QStringLiteral("python3"),
-                   QStringLiteral("/opt/sandcastle/kernel.py")});
 }
 
 void SandboxSession::onKernelOutput()
@@ -196,10 +207,43 @@ void SandboxSession::handleEvent(const KernelEvent &event)
         if (!m_running || event.id != m_runId)
             break;
         ExecutionResult result = m_current;
-        result.status = event.status == QLatin1String("ok") ? ExecutionResult::Status::Ok
-                                                            : ExecutionResult::Status::Error;
         result.exitCode = event.exitCode;
         result.error = event.error;
+        if (event.status == QLatin1String("ok")) {
+            result.status = ExecutionResult::Status::Ok;
+        } else if (event.status == QLatin1String("interrupted")) {
+            switch (m_stopReason) {
+            case StopReason::Timeout:
+                result.status = ExecutionResult::Status::Timeout;
+                result.exitCode = 124;
+                result.error
+                    = QStringLiteral("the run took longer than its time limit and was interrupted; "
+                                     "variables are kept");
+                break;
+            case StopReason::OutputCap:
+                result.status = ExecutionResult::Status::Killed;
+                result.error = QStringLiteral("the run printed more than %1 MiB and was stopped")
+                                   .arg(m_config.outputHardCapBytes / (1024 * 1024));
+                break;
+            case StopReason::Person:
+            case StopReason::None:
+                result.status = ExecutionResult::Status::Killed;
+                break;
+            }
+        } else {
+            result.status = ExecutionResult::Status::Error;
+        }
+        if (m_config.fresh) {
+            // One run per container: let this one go (stdin closed, the kernel exits and
+            // --rm removes it) before anyone can submit the next run.
+            QProcess *kernel = m_kernel;
+            m_kernel = nullptr;
+            kernel->disconnect(this);
+            kernel->closeWriteChannel();
+            connect(kernel, &QProcess::finished, kernel, &QObject::deleteLater);
+            removeContainerAsync();
+            setState(State::Stopped);
+        }
         finishRun(result);
         break;
     }
@@ -212,7 +256,16 @@ void SandboxSession::handleEvent(const KernelEvent &event)
 
 void SandboxSession::runPython(const QString &code, int timeoutMs)
 {
-    const PendingRun run{code, timeoutMs < 0 ? m_config.timeoutMs : timeoutMs};
+    submit({false, code, timeoutMs < 0 ? m_config.timeoutMs : timeoutMs});
+}
+
+void SandboxSession::runShell(const QString &command, int timeoutMs)
+{
+    submit({true, command, timeoutMs < 0 ? m_config.timeoutMs : timeoutMs});
+}
+
+void SandboxSession::submit(const PendingRun &run)
+{
     if (m_running || m_pending) {
         ExecutionResult busy;
         busy.status = ExecutionResult::Status::EngineError;
@@ -234,28 +287,70 @@ void SandboxSession::runPython(const QString &code, int timeoutMs)
 void SandboxSession::dispatch(const PendingRun &run)
 {
     m_running = true;
-    m_timedOut = false;
+    m_stopReason = StopReason::None;
+    m_killed = false;
+    m_outputBytes = 0;
     ++m_runId;
     m_current = ExecutionResult();
     m_batcher.take();
     m_before = WorkspaceSnapshot::take(m_config.workspace);
+    openSpillLog();
     setState(State::Running);
     m_elapsed.start();
     if (run.timeoutMs > 0)
         m_timeoutTimer.start(run.timeoutMs);
-    m_kernel->write(KernelProtocol::encodeRun(m_runId, run.code));
+    m_kernel->write(run.shell ? KernelProtocol::encodeShell(m_runId, run.code)
+                              : KernelProtocol::encodeRun(m_runId, run.code));
+}
+
+void SandboxSession::openSpillLog()
+{
+    if (m_spillFd >= 0)
+        ::close(m_spillFd);
+    m_spillFd = -1;
+    if (m_config.workspace.isEmpty())
+        return;
+    // Through the guard: the code could have planted a symlink where the log goes.
+    const Result<int> fd
+        = PathGuard::openInside(m_config.workspace,
+                                QStringLiteral(".sandcastle/run-%1.log").arg(m_runId),
+                                O_WRONLY | O_CREAT | O_TRUNC,
+                                true);
+    if (fd)
+        m_spillFd = fd.value();
+    else
+        qWarning("sandbox: no output log: %s", qPrintable(fd.error()));
 }
 
 void SandboxSession::appendOutput(OutputStream stream, const QString &text)
 {
-    QString &kept = stream == OutputStream::Stdout ? m_current.stdoutText : m_current.stderrText;
-    if (kept.size() + text.size() > kMaxKeptChars) {
-        kept += text.left(qMax<qsizetype>(0, kMaxKeptChars - kept.size()));
-        m_current.truncated = true;
-    } else {
-        kept += text;
+    const QByteArray bytes = text.toUtf8();
+    const qint64 before = m_outputBytes;
+    m_outputBytes += bytes.size();
+    if (m_outputBytes > m_config.outputHardCapBytes)
+        requestStop(StopReason::OutputCap); // does nothing once the stop is on its way
+    if (before >= m_config.outputHardCapBytes)
+        return; // counted, not kept
+    if (m_spillFd >= 0) {
+        const qint64 room = m_config.outputHardCapBytes - before;
+        const qsizetype n = qsizetype(qMin<qint64>(bytes.size(), room));
+        if (::write(m_spillFd, bytes.constData(), size_t(n)) != n) {
+            ::close(m_spillFd);
+            m_spillFd = -1;
+        }
     }
-    m_batcher.append(stream, text);
+    QString &kept = stream == OutputStream::Stdout ? m_current.stdoutText : m_current.stderrText;
+    const qint64 keptSoFar = m_current.stdoutText.size() + m_current.stderrText.size();
+    const qint64 room = m_config.maxKeptBytes - keptSoFar;
+    if (room >= text.size()) {
+        kept += text;
+    } else {
+        if (room > 0)
+            kept += text.left(qsizetype(room));
+        m_current.truncated = true;
+    }
+    m_batcher.append(stream,
+                     room >= text.size() ? text : text.left(qsizetype(qMax<qint64>(room, 0))));
     if (!m_flushTimer.isActive())
         m_flushTimer.start();
 }
@@ -263,17 +358,25 @@ void SandboxSession::appendOutput(OutputStream stream, const QString &text)
 void SandboxSession::flushOutput()
 {
     const QList<OutputBatcher::Chunk> chunks = m_batcher.take();
-    for (const OutputBatcher::Chunk &chunk : chunks)
-        Q_EMIT outputReady(chunk.stream, chunk.text);
+    for (const OutputBatcher::Chunk &chunk : chunks) {
+        if (!chunk.text.isEmpty())
+            Q_EMIT outputReady(chunk.stream, chunk.text);
+    }
 }
 
 void SandboxSession::finishRun(ExecutionResult result)
 {
     m_timeoutTimer.stop();
+    m_graceTimer.stop();
     m_flushTimer.stop();
     flushOutput();
     m_running = false;
+    if (m_spillFd >= 0) {
+        ::close(m_spillFd);
+        m_spillFd = -1;
+    }
     result.durationMs = m_elapsed.isValid() ? m_elapsed.elapsed() : 0;
+    result.truncated = result.truncated || m_current.truncated;
     result.files
         = WorkspaceSnapshot::changedFiles(m_before, WorkspaceSnapshot::take(m_config.workspace));
     if (m_state == State::Running)
@@ -281,15 +384,36 @@ void SandboxSession::finishRun(ExecutionResult result)
     Q_EMIT finished(result);
 }
 
+void SandboxSession::interrupt()
+{
+    requestStop(StopReason::Person);
+}
+
 void SandboxSession::onTimeout()
+{
+    requestStop(StopReason::Timeout);
+}
+
+void SandboxSession::requestStop(StopReason reason)
+{
+    if (!m_running || m_stopReason != StopReason::None || !m_kernel)
+        return;
+    m_stopReason = reason;
+    m_timeoutTimer.stop();
+    m_kernel->write(KernelProtocol::encodeInterrupt());
+    m_graceTimer.start(m_config.interruptGraceMs);
+}
+
+void SandboxSession::killContainer()
 {
     if (!m_running)
         return;
-    m_timedOut = true;
+    m_killed = true;
     // Killing the exec'd CLI would leave the code running: stop the container itself.
     auto *killer = new QProcess(this);
     connect(killer, &QProcess::finished, killer, &QObject::deleteLater);
-    killer->start(m_config.engine, {QStringLiteral("kill"), m_containerName});
+    killer->start(m_config.engine,
+                  m_config.engineArguments({QStringLiteral("kill"), m_containerName}));
     // If the kernel pipe does not close in time, give up on it.
     QTimer::singleShot(kKillGraceMs, this, [this, runId = m_runId] {
         if (m_running && m_runId == runId && m_kernel)
@@ -305,7 +429,9 @@ void SandboxSession::onKernelFinished(int exitCode)
         kernel->deleteLater();
     const QString diagnostics = QString::fromUtf8(m_kernelStderr).trimmed();
     if (m_state == State::Starting) {
-        failStart(QStringLiteral("the sandbox kernel did not start: ") + diagnostics);
+        failStart(m_config.fresh
+                      ? describeStartFailure(m_config.image, m_kernelStderr)
+                      : QStringLiteral("the sandbox kernel did not start: ") + diagnostics);
         return;
     }
     const bool wasRunning = m_running;
@@ -315,11 +441,21 @@ void SandboxSession::onKernelFinished(int exitCode)
         return;
     ExecutionResult result = m_current;
     result.stateLost = true;
-    if (m_timedOut) {
+    if (m_killed && m_stopReason == StopReason::Timeout) {
         result.status = ExecutionResult::Status::Timeout;
         result.exitCode = 124;
-        result.error = QStringLiteral("the run took longer than its time limit and was stopped; "
-                                      "the sandbox was restarted, so variables are gone");
+        result.error
+            = QStringLiteral("the run took longer than its time limit and did not stop when "
+                             "interrupted; the sandbox was restarted, so variables are gone");
+    } else if (m_killed) {
+        result.status = ExecutionResult::Status::Killed;
+        result.exitCode = 137;
+        result.error
+            = m_stopReason == StopReason::OutputCap
+                  ? QStringLiteral(
+                        "the run printed more than %1 MiB and was stopped; variables are gone")
+                        .arg(m_config.outputHardCapBytes / (1024 * 1024))
+                  : QStringLiteral("the run was stopped; variables are gone");
     } else if (exitCode == 137) {
         result.status = ExecutionResult::Status::OutOfMemory;
         result.exitCode = 137;
@@ -355,8 +491,10 @@ void SandboxSession::removeContainerAsync()
 {
     if (m_containerName.isEmpty())
         return;
-    QProcess::startDetached(m_config.engine,
-                            {QStringLiteral("rm"), QStringLiteral("--force"), m_containerName});
+    QProcess::startDetached(
+        m_config.engine,
+        m_config.engineArguments(
+            {QStringLiteral("rm"), QStringLiteral("--force"), m_containerName}));
     m_containerName.clear();
 }
 
@@ -365,6 +503,7 @@ void SandboxSession::stop()
     const bool hadPending = m_pending.has_value();
     m_pending.reset();
     m_timeoutTimer.stop();
+    m_graceTimer.stop();
     m_flushTimer.stop();
     if (m_starter) {
         m_starter->disconnect(this);
@@ -383,14 +522,20 @@ void SandboxSession::stop()
     }
     if (!m_containerName.isEmpty()) {
         ContainerEngine(m_config.engine)
-            .run({QStringLiteral("rm"), QStringLiteral("--force"), m_containerName}, 10000);
+            .run(m_config.engineArguments(
+                     {QStringLiteral("rm"), QStringLiteral("--force"), m_containerName}),
+                 10000);
         m_containerName.clear();
+    }
+    if (m_spillFd >= 0) {
+        ::close(m_spillFd);
+        m_spillFd = -1;
     }
     const bool wasRunning = m_running;
     m_running = false;
     setState(State::Stopped);
     if (hadPending && !wasRunning) {
-        // Every runPython() ends in one finished(), even one that never got to start.
+        // Every run request ends in one finished(), even one that never got to start.
         ExecutionResult result;
         result.status = ExecutionResult::Status::Killed;
         result.exitCode = 137;

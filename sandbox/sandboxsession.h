@@ -18,10 +18,12 @@ class QProcess;
 namespace Sandcastle {
 
 // One conversation's sandbox: a long-lived hardened container with a stateful Python kernel
-// inside, reached through `docker exec -i` pipes. Runs go one at a time; output streams out
-// through outputReady() in batches (at most ~60 a second) and every run ends in exactly one
-// finished(). A timeout kills the container (the CLI process dying would not stop it); the
-// next run starts a new one, and its result says that state was lost.
+// inside, reached through `docker exec -i` pipes (or, in fresh mode, a new container per run).
+// Runs go one at a time; output streams out through outputReady() in batches (at most ~60 a
+// second), is kept up to a limit, spilled in full to .sandcastle/run-N.log, and every run ends
+// in exactly one finished(). A timeout first interrupts the code (KeyboardInterrupt, state
+// kept); code that does not stop within the grace period is ended by killing the container
+// (the CLI process dying would not stop it), and the result says that state was lost.
 class SandboxSession : public QObject
 {
     Q_OBJECT
@@ -40,6 +42,10 @@ public:
     void start();
     // Runs code in the kernel's persistent globals. timeoutMs < 0 takes the config's timeout.
     void runPython(const QString &code, int timeoutMs = -1);
+    // Runs `bash -lc command` in the same container, in /workspace.
+    void runShell(const QString &command, int timeoutMs = -1);
+    // Interrupts the run in progress (KeyboardInterrupt / SIGINT); its result is `killed`.
+    void interrupt();
     // Removes the container; waits for the engine at most a few seconds.
     void stop();
 
@@ -53,9 +59,11 @@ Q_SIGNALS:
 private:
     struct PendingRun
     {
+        bool shell = false;
         QString code;
-        int timeoutMs;
+        int timeoutMs = -1;
     };
+    enum class StopReason { None, Timeout, OutputCap, Person };
 
     void setState(State state);
     void onContainerStarted(int exitCode, const QByteArray &stderrData);
@@ -69,6 +77,10 @@ private:
     void finishRun(ExecutionResult result);
     void failStart(const QString &message);
     void onTimeout();
+    void requestStop(StopReason reason);
+    void killContainer();
+    void submit(const PendingRun &run);
+    void openSpillLog();
     void removeContainerAsync();
     bool prepareWorkspace(QString *error) const;
 
@@ -83,14 +95,17 @@ private:
     std::optional<PendingRun> m_pending;
     bool m_running = false;
     qint64 m_runId = 0;
-    bool m_timedOut = false;
+    StopReason m_stopReason = StopReason::None;
+    bool m_killed = false; // the container was killed to end the run
+    qint64 m_outputBytes = 0;
+    int m_spillFd = -1;
     QElapsedTimer m_elapsed;
     QTimer m_timeoutTimer;
+    QTimer m_graceTimer;
     QTimer m_flushTimer;
     OutputBatcher m_batcher;
     WorkspaceSnapshot m_before;
     ExecutionResult m_current;
-    static constexpr qsizetype kMaxKeptChars = 1 << 20;
 };
 
 } // namespace Sandcastle

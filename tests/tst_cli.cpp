@@ -4,9 +4,11 @@
 #include <nlohmann/json.hpp>
 
 #include <QProcess>
+
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <csignal>
 
 using Sandcastle::Testing::FakeOpenAiServer;
 
@@ -276,6 +278,48 @@ private Q_SLOTS:
         run = sandcastle({QStringLiteral("exec"), QStringLiteral("-")}, "1/0\n");
         QCOMPARE(run.exitCode, 1);
         QVERIFY(run.err.contains("ZeroDivisionError"));
+    }
+
+    void execFreshRunsInItsOwnContainer()
+    {
+        SANDCASTLE_REQUIRE_DOCKER();
+        const Run run
+            = sandcastle({QStringLiteral("exec"), QStringLiteral("--fresh"), QStringLiteral("-")},
+                         "import os\nprint(os.getuid() != 0, os.getcwd())\n");
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.out, QByteArray("True /workspace\n"));
+    }
+
+    void anOrphanLeftByAKilledProcessIsReaped()
+    {
+        SANDCASTLE_REQUIRE_DOCKER();
+        QProcess holder;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("SANDCASTLE_DATA_DIR"), m_dataDir.path());
+        holder.setProcessEnvironment(env);
+        holder.start(qEnvironmentVariable("SANDCASTLE_BINARY"),
+                     {QStringLiteral("exec"), QStringLiteral("-")});
+        QVERIFY(holder.waitForStarted());
+        holder.write("import time\ntime.sleep(120)\n");
+        holder.closeWriteChannel();
+        const Sandcastle::ContainerEngine engine;
+        const QStringList filter{
+            QStringLiteral("ps"),
+            QStringLiteral("--all"),
+            QStringLiteral("--quiet"),
+            QStringLiteral("--filter"),
+            QStringLiteral("label=sandcastle.owner-pid=%1").arg(holder.processId())};
+        QByteArray id;
+        for (int i = 0; i < 300 && id.isEmpty(); ++i) {
+            QTest::qWait(100);
+            id = engine.run(filter).stdoutData.trimmed();
+        }
+        QVERIFY2(!id.isEmpty(), "the session's container never appeared");
+        ::kill(pid_t(holder.processId()), SIGKILL); // a crash: no clean-up runs
+        QVERIFY(holder.waitForFinished(10000));
+        QCOMPARE(engine.run(filter).stdoutData.trimmed(), id); // left behind
+        QVERIFY(engine.reapOrphans() >= 1);
+        QVERIFY(engine.run(filter).stdoutData.trimmed().isEmpty());
     }
 
     void execTimesOutWith124()

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
@@ -193,21 +194,205 @@ private Q_SLOTS:
         QVERIFY(!inspect.contains(QStringLiteral("docker.sock")));
     }
 
-    void aTimeoutStopsTheRunAndTheNextRunStartsAfresh()
+    void aTimeoutInterruptsTheRunAndKeepsTheState()
     {
-        const QString oldContainer = m_session->containerName();
+        QCOMPARE(run(QStringLiteral("kept = 'still here'")).status, ExecutionResult::Status::Ok);
+        const QString container = m_session->containerName();
         QElapsedTimer clock;
         clock.start();
         const ExecutionResult result
-            = run(QStringLiteral("import time\nprint('going', flush=True)\ntime.sleep(600)"), 1500);
+            = run(QStringLiteral(
+                      "import time\nprint('going', flush=True)\nwhile True:\n    time.sleep(0.1)"),
+                  1000);
         QCOMPARE(ExecutionResult::statusName(result.status), QStringLiteral("timeout"));
         QCOMPARE(result.exitCode, 124);
-        QVERIFY(result.stateLost);
+        QVERIFY(!result.stateLost);
         QVERIFY(result.stdoutText.contains(QStringLiteral("going")));
-        QVERIFY2(clock.elapsed() < 20000, "the timeout did not stop the run");
+        QVERIFY2(clock.elapsed() < 10000, "the timeout did not stop the run");
+        QCOMPARE(run(QStringLiteral("print(kept)")).stdoutText, QStringLiteral("still here\n"));
+        QCOMPARE(m_session->containerName(), container);
+    }
+
+    void codeThatIgnoresTheInterruptIsKilledAndTheNextRunStartsAfresh()
+    {
+        const QString oldContainer = m_session->containerName();
+        const ExecutionResult result
+            = run(QStringLiteral("import time\nwhile True:\n    try:\n        time.sleep(0.1)\n    "
+                                 "except KeyboardInterrupt:\n        pass"),
+                  800);
+        QCOMPARE(ExecutionResult::statusName(result.status), QStringLiteral("timeout"));
+        QVERIFY(result.stateLost);
         const ExecutionResult next = run(QStringLiteral("print('again')"));
         QCOMPARE(next.stdoutText, QStringLiteral("again\n"));
         QVERIFY(m_session->containerName() != oldContainer);
+    }
+
+    void shellCommandsRunInTheWorkspaceAndStream()
+    {
+        QSignalSpy finished(m_session.get(), &SandboxSession::finished);
+        QString streamed;
+        auto connection
+            = connect(m_session.get(),
+                      &SandboxSession::outputReady,
+                      this,
+                      [&streamed](OutputStream, const QString &text) { streamed += text; });
+        m_session->runShell(QStringLiteral("pwd; echo to-err >&2; echo made > shell.txt; exit 3"));
+        QVERIFY(finished.wait(60000));
+        disconnect(connection);
+        const auto result = finished.first().at(0).value<ExecutionResult>();
+        QCOMPARE(result.status, ExecutionResult::Status::Error);
+        QCOMPARE(result.exitCode, 3);
+        QCOMPARE(result.stdoutText, QStringLiteral("/workspace\n"));
+        QCOMPARE(result.stderrText, QStringLiteral("to-err\n"));
+        QVERIFY(result.files.contains(QStringLiteral("shell.txt")));
+        QVERIFY(streamed.contains(QStringLiteral("/workspace")));
+    }
+
+    void aPersonCanInterruptARun()
+    {
+        QSignalSpy finished(m_session.get(), &SandboxSession::finished);
+        QSignalSpy output(m_session.get(), &SandboxSession::outputReady);
+        m_session->runPython(
+            QStringLiteral("import time\nprint('waiting', flush=True)\ntime.sleep(60)"));
+        QVERIFY(output.wait(30000));
+        m_session->interrupt();
+        QVERIFY(finished.wait(10000));
+        const auto result = finished.first().at(0).value<ExecutionResult>();
+        QCOMPARE(result.status, ExecutionResult::Status::Killed);
+        QVERIFY(!result.stateLost);
+    }
+
+    void floodingOutputIsCappedAndStopped()
+    {
+        SandboxConfig config = m_session->config();
+        config.maxKeptBytes = 64 * 1024;
+        config.outputHardCapBytes = 4 * 1024 * 1024;
+        SandboxSession session(config);
+        QSignalSpy finished(&session, &SandboxSession::finished);
+        qint64 delivered = 0;
+        int chunks = 0;
+        connect(
+            &session, &SandboxSession::outputReady, this, [&](OutputStream, const QString &text) {
+                delivered += text.size();
+                ++chunks;
+            });
+        QElapsedTimer clock;
+        clock.start();
+        session.runShell(QStringLiteral("yes"));
+        QVERIFY(finished.wait(60000));
+        const auto result = finished.first().at(0).value<ExecutionResult>();
+        QCOMPARE(result.status, ExecutionResult::Status::Killed);
+        QVERIFY(result.truncated);
+        QVERIFY(result.error.contains(QStringLiteral("MiB")));
+        QVERIFY(result.stdoutText.size() <= 64 * 1024);
+        QVERIFY(delivered <= 64 * 1024);
+        // batched: far fewer updates than one per 60th of a second
+        QVERIFY2(chunks <= clock.elapsed() * 60 / 1000 + 2, qPrintable(QString::number(chunks)));
+        // the full output (up to the cap) is in the run's log
+        QFileInfo log(config.workspace + QStringLiteral("/.sandcastle/run-1.log"));
+        QVERIFY(log.exists());
+        QVERIFY(log.size() >= 4 * 1024 * 1024 - 65536);
+        QVERIFY(log.size() <= 4 * 1024 * 1024);
+    }
+
+    void aMemoryBombIsReportedAsOutOfMemory()
+    {
+        SandboxConfig config = m_session->config();
+        config.memory = QStringLiteral("256m");
+        SandboxSession session(config);
+        QSignalSpy finished(&session, &SandboxSession::finished);
+        session.runPython(QStringLiteral("hog = bytearray(1024 * 1024 * 1024)\nprint('survived')"));
+        QVERIFY(finished.wait(120000));
+        const auto result = finished.first().at(0).value<ExecutionResult>();
+        QVERIFY2(result.status == ExecutionResult::Status::OutOfMemory,
+                 qPrintable(ExecutionResult::statusName(result.status) + QLatin1Char(' ')
+                            + result.error));
+        QCOMPARE(result.exitCode, 137);
+        QVERIFY(result.stateLost);
+        // and the session comes back for the next run
+        QSignalSpy again(&session, &SandboxSession::finished);
+        session.runPython(QStringLiteral("print('back')"));
+        QVERIFY(again.wait(60000));
+        QCOMPARE(again.first().at(0).value<ExecutionResult>().stdoutText, QStringLiteral("back\n"));
+    }
+
+    void aForkBombIsContainedAndTheHostStaysResponsive()
+    {
+        SandboxSession session(m_session->config());
+        QSignalSpy finished(&session, &SandboxSession::finished);
+        // The host's event loop keeps ticking while the bomb goes off.
+        qint64 worstGapMs = 0;
+        QElapsedTimer sinceTick;
+        sinceTick.start();
+        QTimer ticker;
+        connect(&ticker, &QTimer::timeout, this, [&] {
+            worstGapMs = qMax(worstGapMs, sinceTick.restart());
+        });
+        ticker.start(20);
+        session.runShell(QStringLiteral("bomb() { bomb | bomb & }; bomb; sleep 30"), 3000);
+        QVERIFY(finished.wait(60000));
+        ticker.stop();
+        const auto result = finished.first().at(0).value<ExecutionResult>();
+        QVERIFY2(result.status == ExecutionResult::Status::Timeout,
+                 qPrintable(ExecutionResult::statusName(result.status)));
+        QVERIFY2(worstGapMs < 1000,
+                 qPrintable(QStringLiteral("event loop stalled %1 ms").arg(worstGapMs)));
+        QSignalSpy again(&session, &SandboxSession::finished);
+        session.runPython(QStringLiteral("print('alive')"));
+        QVERIFY(again.wait(60000));
+        QCOMPARE(again.first().at(0).value<ExecutionResult>().stdoutText,
+                 QStringLiteral("alive\n"));
+    }
+
+    void matplotlibFiguresAreSavedAsPngs()
+    {
+        const ExecutionResult result = run(
+            QStringLiteral("import matplotlib.pyplot as plt\nplt.plot([1, 2, 3])\nplt.show()\n"
+                           "plt.figure(); plt.bar(['a', 'b'], [3, 4])  # left open"));
+        QCOMPARE(result.status, ExecutionResult::Status::Ok);
+        QStringList pngs;
+        for (const QString &file : result.files) {
+            if (file.startsWith(QStringLiteral("outputs/"))
+                && file.endsWith(QStringLiteral(".png")))
+                pngs << file;
+        }
+        QCOMPARE(pngs.size(), 2);
+        QFile png(m_workspace.filePath(pngs.first()));
+        QVERIFY(png.open(QIODevice::ReadOnly));
+        QCOMPARE(png.read(8), QByteArray("\x89PNG\r\n\x1a\n"));
+    }
+
+    void aSymlinkPlantedForTheLogIsNotFollowed()
+    {
+        // Planted from the host side: when the host user is the container user (not root),
+        // the code in the container can make exactly these links.
+        QTemporaryDir outside;
+        const QString victimPath = outside.filePath(QStringLiteral("victim.txt"));
+        QFile victim(victimPath);
+        QVERIFY(victim.open(QIODevice::WriteOnly));
+        victim.write("untouched");
+        victim.close();
+
+        QTemporaryDir linkedLog;
+        QVERIFY(QDir().mkpath(linkedLog.filePath(QStringLiteral(".sandcastle"))));
+        QVERIFY(
+            QFile::link(victimPath, linkedLog.filePath(QStringLiteral(".sandcastle/run-1.log"))));
+        QTemporaryDir linkedFolder;
+        QVERIFY(QFile::link(outside.path(), linkedFolder.filePath(QStringLiteral(".sandcastle"))));
+
+        for (const QString &workspace : {linkedLog.path(), linkedFolder.path()}) {
+            SandboxConfig config = m_session->config();
+            config.workspace = workspace;
+            SandboxSession session(config);
+            QSignalSpy finished(&session, &SandboxSession::finished);
+            session.runPython(QStringLiteral("print('x' * 100)"));
+            QVERIFY(finished.wait(60000));
+            QCOMPARE(finished.first().at(0).value<ExecutionResult>().status,
+                     ExecutionResult::Status::Ok);
+        }
+        QVERIFY(victim.open(QIODevice::ReadOnly));
+        QCOMPARE(victim.readAll(), QByteArray("untouched"));
+        QVERIFY(!QFile::exists(outside.filePath(QStringLiteral("run-1.log"))));
     }
 
     void aSecondRunWhileBusyIsRefusedNotQueuedSilently()

@@ -116,7 +116,7 @@ void MainWindow::buildMenus()
         if (m_agent->isRunning())
             m_agent->stop();
         else if (m_personRunning)
-            m_session->stop();
+            m_session->interrupt();
     });
     stop->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
 }

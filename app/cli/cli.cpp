@@ -352,7 +352,8 @@ int runExec(const QStringList &args)
         config.memory = parser.value(memory);
     }
     config.network = parser.isSet(network);
-    // Every exec starts its own container, so --fresh holds by construction.
+    // A single run either way; --fresh also makes the kernel the container's main process.
+    config.fresh = parser.isSet(fresh);
 
     SandboxSession session(config);
     int exitCode = kExitEngine;

@@ -5,6 +5,9 @@ globals dict alive, so a variable set in one run is there in the next.
 
 Protocol (one JSON object per line in each direction):
   host -> kernel  {"op": "run", "id": 7, "code": "print(1)"}
+                  {"op": "shell", "id": 8, "command": "ls -l"}      (bash -lc in /workspace)
+                  {"op": "interrupt"}      KeyboardInterrupt in the running code (or SIGINT
+                                           to the shell command); the kernel and its state live on
   kernel -> host  {"ev": "ready", "pid": 12}
                   {"ev": "out", "id": 7, "stream": "stdout", "text": "1\\n"}
                   {"ev": "done", "id": 7, "status": "ok", "exit_code": 0}
@@ -13,17 +16,24 @@ Protocol (one JSON object per line in each direction):
 
 File descriptors 1 and 2 are redirected into pipes that reader threads forward as "out"
 events, so output of subprocesses and C extensions streams too; the protocol itself goes to
-a private duplicate of the original stdout that user code never sees.
+a private duplicate of the original stdout that user code never sees. Requests are read by a
+thread, so that an interrupt arrives while code runs. Matplotlib figures shown with
+plt.show() or left open at the end of a run are saved under /workspace/outputs/.
 """
 
 import codecs
 import json
 import os
+import queue
+import signal
+import subprocess
 import sys
 import threading
+import time
 import traceback
 
 _END = b"\x00\x1esandcastle-end\x1e\x00"
+_WORKSPACE = os.environ.get("SANDCASTLE_WORKSPACE", "/workspace")
 
 
 class _Channel:
@@ -80,7 +90,121 @@ class _Forwarder(threading.Thread):
                 pending = pending[len(pending) - keep:]
 
 
+class _Figures:
+    """Saves matplotlib figures to /workspace/outputs/ instead of showing them."""
+
+    def __init__(self, run_id_getter):
+        self._run_id = run_id_getter
+        self._patched = False
+        self._count = 0
+
+    def patch(self):
+        pyplot = sys.modules.get("matplotlib.pyplot")
+        if pyplot is None or self._patched:
+            return
+        self._patched = True
+
+        def show(*args, **kwargs):
+            self.save_open()
+
+        pyplot.show = show
+
+    def save_open(self):
+        pyplot = sys.modules.get("matplotlib.pyplot")
+        if pyplot is None:
+            return
+        numbers = pyplot.get_fignums()
+        if not numbers:
+            return
+        os.makedirs(os.path.join(_WORKSPACE, "outputs"), exist_ok=True)
+        for number in numbers:
+            self._count += 1
+            figure = pyplot.figure(number)
+            path = os.path.join(_WORKSPACE, "outputs", "figure-%d-%d.png" % (self._run_id(), self._count))
+            try:
+                figure.savefig(path, dpi=100, bbox_inches="tight")
+            except Exception as exc:  # a broken figure must not break the run's result
+                print("could not save figure %d: %s" % (number, exc), file=sys.stderr)
+        pyplot.close("all")
+
+
+def _reader(requests, inbox, state):
+    """Reads requests; an interrupt is acted on at once, everything else is queued.
+
+    This thread must never die and never start another thread: under a fork bomb the pids
+    limit is exhausted, and a dead reader would leave the kernel deaf."""
+    for line in requests:
+        try:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                request = json.loads(line)
+            except ValueError as exc:
+                inbox.put({"op": "bad", "message": str(exc)})
+                continue
+            if isinstance(request, dict) and request.get("op") == "interrupt":
+                state["interrupted"] = True
+                state["interrupt_at"] = time.monotonic()
+                child = state.get("child")
+                if child is not None:
+                    try:
+                        os.killpg(child.pid, signal.SIGINT)
+                    except OSError:
+                        pass
+                elif state.get("user_code"):
+                    os.kill(os.getpid(), signal.SIGINT)
+                continue
+            inbox.put(request)
+        except Exception as exc:  # keep reading whatever happened
+            try:
+                inbox.put({"op": "bad", "message": "reader: %s" % exc})
+            except Exception:
+                pass
+    inbox.put(None)
+
+
+def _kill_group(pgid, seconds):
+    """SIGKILL the process group until it is empty (a fork bomb refills it while it can)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except ProcessLookupError:
+            return
+        except OSError:
+            return
+        time.sleep(0.02)
+
+
+def _run_shell(command, state):
+    child = subprocess.Popen(
+        ["bash", "-lc", command], cwd=_WORKSPACE, stdin=subprocess.DEVNULL,
+        stdout=1, stderr=2, start_new_session=True)
+    state["child"] = child
+    try:
+        while True:
+            try:
+                return child.wait(timeout=0.1)
+            except subprocess.TimeoutExpired:
+                # An interrupt is a SIGINT (sent by the reader); a second later, SIGKILL.
+                at = state.get("interrupt_at")
+                if state.get("interrupted") and at is not None and time.monotonic() - at > 1.0:
+                    _kill_group(child.pid, 5.0)
+    finally:
+        state["child"] = None
+        if state.get("interrupted"):
+            # Nothing the interrupted command started may outlive it.
+            _kill_group(child.pid, 5.0)
+
+
 def main():
+    import faulthandler
+    # `kill -USR1` dumps every thread's stack to /tmp/.kernel-stacks, for diagnosing hangs.
+    try:
+        faulthandler.register(signal.SIGUSR1, file=open("/tmp/.kernel-stacks", "w"), all_threads=True)
+    except OSError:
+        pass
     channel = _Channel(os.dup(1))
     forwarders = []
     for fd, name in ((1, "stdout"), (2, "stderr")):
@@ -98,35 +222,83 @@ def main():
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)  # user code reading stdin gets EOF, not the protocol
     os.close(devnull)
+
+    state = {"busy": False, "user_code": False, "child": None, "run_id": 0}
+
+    def on_sigint(signum, frame):
+        # Checked when the signal is handled, not when it was sent: an interrupt that lands
+        # after the user's code returned is dropped instead of hitting the kernel's own code.
+        if state["user_code"]:
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_sigint)
+    figures = _Figures(lambda: state["run_id"])
+    inbox = queue.Queue()
+    threading.Thread(target=_reader, args=(requests, inbox, state), daemon=True).start()
     channel.send({"ev": "ready", "pid": os.getpid()})
 
-    for line in requests:
-        line = line.strip()
-        if not line:
-            continue
+    while True:
         try:
-            request = json.loads(line)
-            run_id = int(request["id"])
-            code = str(request["code"])
-        except (ValueError, KeyError, TypeError) as exc:
-            channel.send({"ev": "protocol_error", "message": str(exc)})
+            request = inbox.get()
+        except KeyboardInterrupt:  # an interrupt that arrived between runs
             continue
+        if request is None:
+            return
+        try:
+            op = request["op"]
+            run_id = int(request["id"])
+            payload = str(request["code"] if op == "run" else request["command"])
+            if op not in ("run", "shell"):
+                raise ValueError("unknown op " + op)
+        except (ValueError, KeyError, TypeError) as exc:
+            message = request.get("message") if isinstance(request, dict) else None
+            channel.send({"ev": "protocol_error", "message": message or str(exc)})
+            continue
+        state["run_id"] = run_id
         for forwarder in forwarders:
             forwarder.run_id = run_id
             forwarder.drained.clear()
         status, error, exit_code = "ok", None, 0
+        state["interrupted"] = False
+        state["interrupt_at"] = None
+        state["busy"] = True
         try:
-            compiled = compile(code, "<cell>", "exec")
-            exec(compiled, user_globals)
+            if op == "shell":
+                exit_code = _run_shell(payload, state)
+                if state["interrupted"]:
+                    status, exit_code = "interrupted", 130
+                    error = "the command was interrupted"
+                elif exit_code != 0:
+                    status = "error"
+                    exit_code = exit_code if exit_code > 0 else 128 - exit_code
+            else:
+                compiled = compile(payload, "<cell>", "exec")
+                state["user_code"] = True
+                try:
+                    exec(compiled, user_globals)
+                finally:
+                    state["user_code"] = False
+                figures.patch()
+                figures.save_open()
         except SystemExit as exc:
             if exc.code not in (None, 0):
                 status, error = "error", "SystemExit: %s" % (exc.code,)
                 exit_code = exc.code if isinstance(exc.code, int) else 1
+        except KeyboardInterrupt:
+            status, exit_code = "interrupted", 130
+            error = "KeyboardInterrupt: the run was interrupted"
         except BaseException:  # the kernel survives whatever the user's code raises
             status, exit_code = "error", 1
             kind, value, tb = sys.exc_info()
             # Drop the kernel's own frame so the traceback starts in the user's code.
             error = "".join(traceback.format_exception(kind, value, tb.tb_next if tb else None))
+        finally:
+            state["busy"] = False
+        try:
+            figures.patch()
+            figures.save_open()
+        except Exception:
+            pass
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()

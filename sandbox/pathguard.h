@@ -1,0 +1,28 @@
+#pragma once
+
+#include "result.h"
+
+#include <QByteArray>
+#include <QString>
+
+namespace Sandcastle::PathGuard {
+
+// The host side of the workspace boundary. Code in the container can write anything into its
+// workspace, symlinks included; whatever the host reads or writes there goes through these,
+// so that a link planted to ~/.ssh or /etc/passwd is refused, never followed.
+
+// A workspace-relative path as normalised components joined by '/': refuses empty, absolute,
+// '..' and NUL.
+Result<QString> checkRelative(const QString &relative);
+
+// Opens root/relative with `flags` without following a symlink at any component below the
+// root (each one is opened with O_NOFOLLOW relative to the one before). createDirs makes
+// missing folders on the way. Returns a file descriptor the caller closes.
+Result<int>
+openInside(const QString &root, const QString &relative, int flags, bool createDirs = false);
+
+// Reads at most maxBytes of a regular file inside the workspace.
+Result<QByteArray>
+readFile(const QString &root, const QString &relative, qint64 maxBytes, bool *truncated = nullptr);
+
+} // namespace Sandcastle::PathGuard
