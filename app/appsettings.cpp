@@ -55,6 +55,9 @@ AppSettings AppSettings::load()
     s.image = file.value(QStringLiteral("sandbox/image"), s.image).toString();
     s.engine = file.value(QStringLiteral("sandbox/engine"), s.engine).toString();
     s.runTimeoutS = file.value(QStringLiteral("sandbox/timeoutS"), s.runTimeoutS).toInt();
+    s.memory = file.value(QStringLiteral("sandbox/memory"), s.memory).toString();
+    s.network = file.value(QStringLiteral("sandbox/network"), s.network).toBool();
+    s.runtime = file.value(QStringLiteral("sandbox/runtime"), s.runtime).toString();
 
     auto env = [](const char *name, QString &target) {
         const QString value = qEnvironmentVariable(name);
@@ -89,6 +92,9 @@ void AppSettings::save() const
     file.setValue(QStringLiteral("sandbox/image"), image);
     file.setValue(QStringLiteral("sandbox/engine"), engine);
     file.setValue(QStringLiteral("sandbox/timeoutS"), runTimeoutS);
+    file.setValue(QStringLiteral("sandbox/memory"), memory);
+    file.setValue(QStringLiteral("sandbox/network"), network);
+    file.setValue(QStringLiteral("sandbox/runtime"), runtime);
     file.sync();
 }
 
@@ -131,6 +137,9 @@ SandboxConfig AppSettings::sandboxConfig(const QString &conversationId,
     config.conversationId = conversationId;
     config.workspace = workspace;
     config.timeoutMs = runTimeoutS * 1000;
+    config.memory = memory;
+    config.network = network;
+    config.runtime = runtime;
     return config;
 }
 

@@ -24,6 +24,9 @@ struct AppSettings
     QString dataDir;
     int maxTurns = 12;
     int runTimeoutS = 60;
+    QString memory = QStringLiteral("1g");
+    bool network = false; // off unless a person turns it on
+    QString runtime;      // "runsc" for gVisor, when the daemon has it
     AgentOptions::ToolMode toolMode = AgentOptions::ToolMode::Auto;
 
     static AppSettings load();

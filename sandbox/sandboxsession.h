@@ -35,6 +35,8 @@ public:
     ~SandboxSession() override;
 
     const SandboxConfig &config() const { return m_config; }
+    // Takes effect when the next container starts (stop() to start one now).
+    void setConfig(const SandboxConfig &config) { m_config = config; }
     State state() const { return m_state; }
     QString containerName() const { return m_containerName; }
 

@@ -46,6 +46,34 @@ private Q_SLOTS:
         QCOMPARE(events.at(2).error, QStringLiteral("Trace"));
     }
 
+    void multiByteCharactersSplitAcrossReadsComeOutWhole()
+    {
+        // The kernel sends UTF-8 as is; a pipe read may end inside any character.
+        const QByteArray line
+            = QStringLiteral(
+                  "{\"ev\":\"out\",\"id\":1,\"stream\":\"stdout\",\"text\":\"é✓😀 done\"}\n")
+                  .toUtf8();
+        for (qsizetype cut = 1; cut < line.size(); ++cut) {
+            KernelProtocol protocol;
+            QList<KernelEvent> events = protocol.feed(line.left(cut));
+            events += protocol.feed(line.mid(cut));
+            QCOMPARE(events.size(), 1);
+            QCOMPARE(events.first().text, QStringLiteral("é✓😀 done"));
+        }
+    }
+
+    void encodesShellAndInterruptRequests()
+    {
+        const QJsonObject shell
+            = QJsonDocument::fromJson(KernelProtocol::encodeShell(3, QStringLiteral("ls -l")))
+                  .object();
+        QCOMPARE(shell.value(QStringLiteral("op")).toString(), QStringLiteral("shell"));
+        QCOMPARE(shell.value(QStringLiteral("command")).toString(), QStringLiteral("ls -l"));
+        const QJsonObject interrupt
+            = QJsonDocument::fromJson(KernelProtocol::encodeInterrupt()).object();
+        QCOMPARE(interrupt.value(QStringLiteral("op")).toString(), QStringLiteral("interrupt"));
+    }
+
     void reportsGarbageAsInvalidWithoutLosingLaterEvents()
     {
         KernelProtocol protocol;

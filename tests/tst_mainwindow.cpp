@@ -14,6 +14,7 @@
 
 #include <QApplication>
 #include <QFileSystemModel>
+#include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSplitter>
@@ -72,6 +73,21 @@ private Q_SLOTS:
         QVERIFY(window.editor()->lexer() != nullptr);
         QCOMPARE(QString::fromLatin1(window.editor()->lexer()->language()),
                  QStringLiteral("Python"));
+    }
+
+    void turningTheNetworkOnIsVisible()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        MainWindow window(settingsFor(server));
+        auto *status = window.findChild<QLabel *>(QStringLiteral("sandboxStatus"));
+        QVERIFY(status);
+        QVERIFY(status->text().contains(QStringLiteral("network off")));
+        AppSettings withNetwork = window.settings();
+        withNetwork.network = true;
+        window.applySettings(withNetwork);
+        QVERIFY(status->text().contains(QStringLiteral("network ON")));
+        QVERIFY(window.session()->config().network);
     }
 
     void splitterSizesSurviveARestart()

@@ -66,6 +66,7 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     setCentralWidget(m_mainSplitter);
 
     m_sandboxStatus = new QLabel(this);
+    m_sandboxStatus->setObjectName(QStringLiteral("sandboxStatus"));
     m_modelStatus = new QLabel(this);
     statusBar()->addWidget(m_sandboxStatus, 1);
     statusBar()->addPermanentWidget(m_modelStatus);
@@ -250,6 +251,18 @@ void MainWindow::applySettings(const AppSettings &settings)
     m_settings = settings;
     m_client->setConfig(m_settings.clientConfig());
     m_agent->setOptions(m_settings.agentOptions());
+    const SandboxConfig sandbox = m_settings.sandboxConfig(m_conversationId, m_files->root());
+    const SandboxConfig &current = m_session->config();
+    const bool containerChanged
+        = sandbox.network != current.network || sandbox.memory != current.memory
+          || sandbox.runtime != current.runtime || sandbox.image != current.image;
+    m_session->setConfig(sandbox);
+    if (containerChanged && !m_agent->isRunning() && !m_personRunning) {
+        // A new container with the new limits; variables of the old one are gone.
+        m_session->stop();
+        m_console->beginRun(tr("sandbox restarted with the new settings"));
+        m_session->start();
+    }
     updateStatus();
 }
 

@@ -3,7 +3,9 @@
 #include <app/keystore.h>
 #include <app/llm/modelcatalog.h>
 #include <app/llm/providers.h>
+#include <sandbox/containerengine.h>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -11,6 +13,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -26,6 +29,10 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     , m_toolMode(new QComboBox(this))
     , m_maxTurns(new QSpinBox(this))
     , m_timeout(new QSpinBox(this))
+    , m_memory(new QLineEdit(this))
+    , m_network(
+          new QCheckBox(tr("Allow network access (off keeps code from reaching anything)"), this))
+    , m_gvisor(new QCheckBox(tr("Run under gVisor (runsc) for a stronger boundary"), this))
     , m_status(new QLabel(this))
     , m_catalog(new ModelCatalog(this))
     , m_keys(new KeyStore(this))
@@ -63,6 +70,20 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_timeout->setRange(1, 3600);
     m_timeout->setSuffix(tr(" s"));
     m_timeout->setValue(settings.runTimeoutS);
+    m_memory->setText(settings.memory);
+    m_memory->setToolTip(tr("Memory limit of the sandbox, e.g. 512m or 2g (swap is not added)"));
+    m_network->setObjectName(QStringLiteral("networkBox"));
+    m_network->setChecked(settings.network);
+    m_gvisor->setChecked(settings.runtime == QLatin1String("runsc"));
+    // gVisor is offered only when the daemon has the runtime.
+    const ContainerEngine engine(settings.engine);
+    const auto runtimes = engine.run(
+        {QStringLiteral("info"), QStringLiteral("--format"), QStringLiteral("{{json .Runtimes}}")},
+        5000);
+    const bool hasRunsc = runtimes.exitCode == 0 && runtimes.stdoutData.contains("\"runsc\"");
+    m_gvisor->setEnabled(hasRunsc || m_gvisor->isChecked());
+    if (!m_gvisor->isEnabled())
+        m_gvisor->setToolTip(tr("The Docker daemon has no runsc runtime"));
     m_status->setWordWrap(true);
     m_status->setObjectName(QStringLiteral("settingsStatus"));
 
@@ -74,6 +95,9 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     form->addRow(tr("Tools"), m_toolMode);
     form->addRow(tr("Turn limit"), m_maxTurns);
     form->addRow(tr("Run time limit"), m_timeout);
+    form->addRow(tr("Sandbox memory"), m_memory);
+    form->addRow(QString(), m_network);
+    form->addRow(QString(), m_gvisor);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
@@ -123,6 +147,9 @@ AppSettings SettingsDialog::settings() const
     s.toolMode = AppSettings::toolModeFromName(m_toolMode->currentData().toString());
     s.maxTurns = m_maxTurns->value();
     s.runTimeoutS = m_timeout->value();
+    s.memory = m_memory->text().trimmed();
+    s.network = m_network->isChecked();
+    s.runtime = m_gvisor->isChecked() ? QStringLiteral("runsc") : QString();
     return s;
 }
 
@@ -139,6 +166,11 @@ void SettingsDialog::accept()
     if (!url.isValid()
         || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
         m_status->setText(tr("The base URL must start with http:// or https://."));
+        return;
+    }
+    static const QRegularExpression size(QStringLiteral("^[0-9]+[bkmgBKMG]?$"));
+    if (!size.match(s.memory).hasMatch()) {
+        m_status->setText(tr("The memory limit is a size such as 512m or 2g."));
         return;
     }
     if (s.model.isEmpty()) {

@@ -4,6 +4,7 @@
 
 #include <QDialog>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -31,6 +32,7 @@ public:
     QComboBox *modelBox() const { return m_model; }
     QLineEdit *keyEdit() const { return m_key; }
     QLabel *statusLabel() const { return m_status; }
+    QCheckBox *networkBox() const { return m_network; }
     void refreshModels();
 
 Q_SIGNALS:
@@ -50,6 +52,9 @@ private:
     QComboBox *m_toolMode = nullptr;
     QSpinBox *m_maxTurns = nullptr;
     QSpinBox *m_timeout = nullptr;
+    QLineEdit *m_memory = nullptr;
+    QCheckBox *m_network = nullptr;
+    QCheckBox *m_gvisor = nullptr;
     QLabel *m_status = nullptr;
     ModelCatalog *m_catalog = nullptr;
     KeyStore *m_keys = nullptr;
