@@ -57,6 +57,7 @@ AppSettings AppSettings::load()
     s.runTimeoutS = file.value(QStringLiteral("sandbox/timeoutS"), s.runTimeoutS).toInt();
     s.memory = file.value(QStringLiteral("sandbox/memory"), s.memory).toString();
     s.network = file.value(QStringLiteral("sandbox/network"), s.network).toBool();
+    s.fresh = file.value(QStringLiteral("sandbox/fresh"), s.fresh).toBool();
     s.runtime = file.value(QStringLiteral("sandbox/runtime"), s.runtime).toString();
 
     auto env = [](const char *name, QString &target) {
@@ -94,6 +95,7 @@ void AppSettings::save() const
     file.setValue(QStringLiteral("sandbox/timeoutS"), runTimeoutS);
     file.setValue(QStringLiteral("sandbox/memory"), memory);
     file.setValue(QStringLiteral("sandbox/network"), network);
+    file.setValue(QStringLiteral("sandbox/fresh"), fresh);
     file.setValue(QStringLiteral("sandbox/runtime"), runtime);
     file.sync();
 }
@@ -140,6 +142,7 @@ SandboxConfig AppSettings::sandboxConfig(const QString &conversationId,
     config.memory = memory;
     config.network = network;
     config.runtime = runtime;
+    config.fresh = fresh;
     return config;
 }
 

@@ -26,6 +26,7 @@ struct AppSettings
     int runTimeoutS = 60;
     QString memory = QStringLiteral("1g");
     bool network = false; // off unless a person turns it on
+    bool fresh = false;   // a new container for every run
     QString runtime;      // "runsc" for gVisor, when the daemon has it
     AgentOptions::ToolMode toolMode = AgentOptions::ToolMode::Auto;
 

@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <unistd.h>
+
 using namespace Sandcastle;
 
 // Against the real engine and image: the session's promises, and the hardening it starts with.
@@ -136,6 +138,9 @@ private Q_SLOTS:
         QFile file(m_workspace.filePath(QStringLiteral("result.csv")));
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll(), QByteArray("a,b\n1,2\n"));
+        // Owned by the host user, or by the sandbox user (1000) when the host user is root.
+        const QFileInfo info(file);
+        QCOMPARE(info.ownerId(), ::getuid() == 0 ? 1000u : uint(::getuid()));
     }
 
     void theContainerHasNoNetwork()

@@ -93,7 +93,10 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     resize(1300, 800);
     restoreState();
     // Warm the sandbox now, so the first run does not wait for a container to start.
-    QTimer::singleShot(0, m_session, [this] { m_session->start(); });
+    QTimer::singleShot(0, m_session, [this] {
+        if (!m_session->config().fresh)
+            m_session->start();
+    });
 }
 
 MainWindow::~MainWindow() = default;
@@ -255,13 +258,15 @@ void MainWindow::applySettings(const AppSettings &settings)
     const SandboxConfig &current = m_session->config();
     const bool containerChanged
         = sandbox.network != current.network || sandbox.memory != current.memory
-          || sandbox.runtime != current.runtime || sandbox.image != current.image;
+          || sandbox.runtime != current.runtime || sandbox.image != current.image
+          || sandbox.fresh != current.fresh;
     m_session->setConfig(sandbox);
     if (containerChanged && !m_agent->isRunning() && !m_personRunning) {
         // A new container with the new limits; variables of the old one are gone.
         m_session->stop();
         m_console->beginRun(tr("sandbox restarted with the new settings"));
-        m_session->start();
+        if (!sandbox.fresh)
+            m_session->start();
     }
     updateStatus();
 }

@@ -161,6 +161,7 @@ int runChat(const QStringList &args)
                                      : settings.workspaceFor(conversationId);
     const bool asJson = parser.isSet(json);
 
+    ContainerEngine(settings.engine).reapOrphans(); // left by a crashed run, if any
     ChatClient client(settings.clientConfig());
     SandboxSession session(settings.sandboxConfig(conversationId, workspaceDir));
     AgentRun agent(&client, &session, settings.agentOptions());

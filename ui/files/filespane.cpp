@@ -1,5 +1,7 @@
 #include "filespane.h"
 
+#include <sandbox/pathguard.h>
+
 #include <QDesktopServices>
 #include <QDir>
 #include <QFileSystemModel>
@@ -8,6 +10,9 @@
 #include <QTreeView>
 #include <QUrl>
 #include <QVBoxLayout>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace Sandcastle {
 
@@ -30,8 +35,17 @@ FilesPane::FilesPane(QWidget *parent)
     layout->addWidget(m_title);
     layout->addWidget(m_view, 1);
     connect(m_view, &QTreeView::activated, this, [this](const QModelIndex &index) {
-        if (!m_model->isDir(index))
-            QDesktopServices::openUrl(QUrl::fromLocalFile(m_model->filePath(index)));
+        if (m_model->isDir(index))
+            return;
+        // The code could have planted a link to ~/.ssh; open only what really is in the workspace.
+        const QString relative = QDir(m_root).relativeFilePath(m_model->filePath(index));
+        const Result<int> fd = PathGuard::openInside(m_root, relative, O_RDONLY | O_NONBLOCK);
+        if (!fd) {
+            m_title->setText(tr("Not opened: %1").arg(fd.error()));
+            return;
+        }
+        ::close(fd.value());
+        QDesktopServices::openUrl(QUrl::fromLocalFile(m_model->filePath(index)));
     });
 }
 

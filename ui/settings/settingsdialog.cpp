@@ -33,6 +33,8 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     , m_network(
           new QCheckBox(tr("Allow network access (off keeps code from reaching anything)"), this))
     , m_gvisor(new QCheckBox(tr("Run under gVisor (runsc) for a stronger boundary"), this))
+    , m_fresh(new QCheckBox(
+          tr("A fresh container for every run (slower; nothing kept between runs)"), this))
     , m_status(new QLabel(this))
     , m_catalog(new ModelCatalog(this))
     , m_keys(new KeyStore(this))
@@ -75,6 +77,7 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_network->setObjectName(QStringLiteral("networkBox"));
     m_network->setChecked(settings.network);
     m_gvisor->setChecked(settings.runtime == QLatin1String("runsc"));
+    m_fresh->setChecked(settings.fresh);
     // gVisor is offered only when the daemon has the runtime.
     const ContainerEngine engine(settings.engine);
     const auto runtimes = engine.run(
@@ -98,6 +101,7 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     form->addRow(tr("Sandbox memory"), m_memory);
     form->addRow(QString(), m_network);
     form->addRow(QString(), m_gvisor);
+    form->addRow(QString(), m_fresh);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
@@ -150,6 +154,7 @@ AppSettings SettingsDialog::settings() const
     s.memory = m_memory->text().trimmed();
     s.network = m_network->isChecked();
     s.runtime = m_gvisor->isChecked() ? QStringLiteral("runsc") : QString();
+    s.fresh = m_fresh->isChecked();
     return s;
 }
 

@@ -55,6 +55,7 @@ private:
     QLineEdit *m_memory = nullptr;
     QCheckBox *m_network = nullptr;
     QCheckBox *m_gvisor = nullptr;
+    QCheckBox *m_fresh = nullptr;
     QLabel *m_status = nullptr;
     ModelCatalog *m_catalog = nullptr;
     KeyStore *m_keys = nullptr;
