@@ -43,7 +43,11 @@ Result<QString> checkRelative(const QString &relative)
     return Result<QString>::ok(parts.join(QLatin1Char('/')));
 }
 
-Result<int> openInside(const QString &root, const QString &relative, int flags, bool createDirs)
+Result<int> openInside(const QString &root,
+                       const QString &relative,
+                       int flags,
+                       bool createDirs,
+                       std::optional<std::pair<unsigned, unsigned>> owner)
 {
     const Result<QString> checked = checkRelative(relative);
     if (!checked)
@@ -64,6 +68,9 @@ Result<int> openInside(const QString &root, const QString &relative, int flags, 
                     QStringLiteral("cannot create %1: %2").arg(parts.at(i), why(error)));
             }
             next = ::openat(dir, name.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            // Best effort: without it the folder exists, the sandbox just cannot write into it.
+            if (next >= 0 && owner && ::fchown(next, owner->first, owner->second) != 0)
+                qWarning("sandbox: cannot hand a new folder to the sandbox user");
         }
         const int error = errno;
         ::close(dir);
@@ -81,6 +88,8 @@ Result<int> openInside(const QString &root, const QString &relative, int flags, 
         dir, QFile::encodeName(parts.last()).constData(), flags | O_NOFOLLOW | O_CLOEXEC, 0644);
     const int error = errno;
     ::close(dir);
+    if (fd >= 0 && owner && (flags & O_CREAT) && ::fchown(fd, owner->first, owner->second) != 0)
+        qWarning("sandbox: cannot hand a new file to the sandbox user");
     if (fd < 0) {
         return Result<int>::failure(
             error == ELOOP

@@ -5,6 +5,9 @@
 #include <QByteArray>
 #include <QString>
 
+#include <optional>
+#include <utility>
+
 namespace Sandcastle::PathGuard {
 
 // The host side of the workspace boundary. Code in the container can write anything into its
@@ -18,8 +21,13 @@ Result<QString> checkRelative(const QString &relative);
 // Opens root/relative with `flags` without following a symlink at any component below the
 // root (each one is opened with O_NOFOLLOW relative to the one before). createDirs makes
 // missing folders on the way. Returns a file descriptor the caller closes.
-Result<int>
-openInside(const QString &root, const QString &relative, int flags, bool createDirs = false);
+// When owner (uid, gid) is given, folders and a file this call creates get that owner: root on
+// the host writes files that the sandbox user (1000) must be able to change.
+Result<int> openInside(const QString &root,
+                       const QString &relative,
+                       int flags,
+                       bool createDirs = false,
+                       std::optional<std::pair<unsigned, unsigned>> owner = std::nullopt);
 
 // Reads at most maxBytes of a regular file inside the workspace.
 Result<QByteArray>

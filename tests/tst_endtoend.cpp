@@ -206,6 +206,48 @@ private Q_SLOTS:
         QCOMPARE(h.lastToolResult(1)["stdout"].get<std::string>(), std::string("42\n"));
     }
 
+    void filesWrittenByOneCallAreImportedByTheNext()
+    {
+        Harness h;
+        h.server.enqueueToolCall(
+            QStringLiteral("w1"),
+            QStringLiteral("write_file"),
+            "{\"path\": \"pkg/util.py\", \"content\": \"def double(x):\\n    return 2 * x\\n\"}");
+        h.server.enqueueToolCall(QStringLiteral("w2"),
+                                 QStringLiteral("write_file"),
+                                 "{\"path\": \"pkg/__init__.py\", \"content\": \"\"}");
+        h.server.enqueueToolCall(QStringLiteral("r1"),
+                                 QStringLiteral("run_python"),
+                                 "{\"code\": \"from pkg.util import double\\nprint(double(21))\"}");
+        h.server.enqueueToolCall(
+            QStringLiteral("s1"), QStringLiteral("run_shell"), "{\"command\": \"ls pkg\"}");
+        h.server.enqueueToolCall(
+            QStringLiteral("l1"), QStringLiteral("read_file"), "{\"path\": \"pkg/util.py\"}");
+        h.server.enqueueText(QStringLiteral("42"));
+        QCOMPARE(h.run(QStringLiteral("make a package and use it")), QStringLiteral("answered"));
+        QCOMPARE(h.lastToolResult(1)["files"][0].get<std::string>(), std::string("pkg/util.py"));
+        QCOMPARE(h.lastToolResult(3)["stdout"].get<std::string>(), std::string("42\n"));
+        QVERIFY(h.lastToolResult(4)["stdout"].get<std::string>().find("util.py")
+                != std::string::npos);
+        QVERIFY(h.lastToolResult(5)["content"].get<std::string>().find("return 2 * x")
+                != std::string::npos);
+    }
+
+    void threeIdenticalErrorsInARowStopTheRun()
+    {
+        Harness h;
+        for (int i = 0; i < 5; ++i)
+            h.server.enqueueToolCall(QStringLiteral("e%1").arg(i),
+                                     QStringLiteral("run_python"),
+                                     "{\"code\": \"print(missing_name)\"}");
+        QSignalSpy errors(h.agent.get(), &AgentRun::errorOccurred);
+        QCOMPARE(h.run(QStringLiteral("loop on an error")), QStringLiteral("error"));
+        QCOMPARE(h.server.requests().size(), 3);
+        QCOMPARE(errors.size(), 1);
+        QCOMPARE(errors.first().at(0).toString(), QStringLiteral("repeated_error"));
+        QCOMPARE(h.agent->messages().back()["role"].get<std::string>(), std::string("tool"));
+    }
+
     void stoppingMidRunAnswersEveryToolCallAndEndsStopped()
     {
         Harness h;

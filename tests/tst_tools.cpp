@@ -12,7 +12,7 @@ private Q_SLOTS:
     {
         const nlohmann::json tools = Tools::definitions();
         QVERIFY(tools.is_array());
-        QCOMPARE(tools.size(), size_t(1));
+        QCOMPARE(tools.size(), size_t(5));
         QCOMPARE(tools[0]["function"]["name"].get<std::string>(), std::string("run_python"));
         QCOMPARE(tools[0]["function"]["parameters"]["required"][0].get<std::string>(),
                  std::string("code"));
@@ -21,11 +21,13 @@ private Q_SLOTS:
     void parsesCodeAndTimeout()
     {
         const auto call
-            = Tools::parsePythonCall(QStringLiteral("{\"code\":\"print(1)\",\"timeout_s\":2.5}"));
+            = Tools::parseCall(QStringLiteral("run_python"),
+                               QStringLiteral("{\"code\":\"print(1)\",\"timeout_s\":2.5}"));
         QVERIFY(call);
         QCOMPARE(call.value().code, QStringLiteral("print(1)"));
         QCOMPARE(call.value().timeoutMs, 2500);
-        QCOMPARE(Tools::parsePythonCall(QStringLiteral("{\"code\":\"x\",\"timeout_s\":-1}"))
+        QCOMPARE(Tools::parseCall(QStringLiteral("run_python"),
+                                  QStringLiteral("{\"code\":\"x\",\"timeout_s\":-1}"))
                      .value()
                      .timeoutMs,
                  -1);
@@ -33,10 +35,12 @@ private Q_SLOTS:
 
     void refusesBrokenArgumentsWithAClearMessage()
     {
-        const auto notJson = Tools::parsePythonCall(QStringLiteral("{\"code\": \"unterminated"));
+        const auto notJson = Tools::parseCall(QStringLiteral("run_python"),
+                                              QStringLiteral("{\"code\": \"unterminated"));
         QVERIFY(!notJson);
         QVERIFY(notJson.error().contains(QStringLiteral("not a JSON object")));
-        const auto noCode = Tools::parsePythonCall(QStringLiteral("{\"source\": \"x\"}"));
+        const auto noCode
+            = Tools::parseCall(QStringLiteral("run_python"), QStringLiteral("{\"source\": \"x\"}"));
         QVERIFY(!noCode);
         QVERIFY(noCode.error().contains(QStringLiteral("\"code\"")));
     }

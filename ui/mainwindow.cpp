@@ -184,9 +184,6 @@ void MainWindow::connectAgent()
         m_editor->setAgentWriting(false);
         m_chat->endAssistantMessage();
         m_chat->setBusy(false);
-        if (status == QLatin1String("max_turns"))
-            m_chat->addError(
-                tr("The agent stopped after %1 turns without an answer.").arg(m_settings.maxTurns));
         statusBar()->showMessage(tr("Agent: %1").arg(status), 5000);
         updateStatus();
     });

@@ -1,5 +1,6 @@
 #include "agentrun.h"
 
+#include "filetools.h"
 #include "textcalls.h"
 #include "tools.h"
 
@@ -12,8 +13,11 @@ namespace Sandcastle {
 QString AgentOptions::defaultSystemPrompt()
 {
     return QStringLiteral(
-        "You are Sandcastle, a careful coding assistant. You can run Python with the run_python "
-        "tool in a sandbox with no network; the working directory is /workspace. When a question "
+        "You are Sandcastle, a careful coding assistant. You can run Python (run_python, a "
+        "stateful kernel) and shell commands (run_shell), and write, read and list files "
+        "(write_file, read_file, list_files) in a sandbox with no network; the working "
+        "directory is /workspace, and files you save there are shown to the person. numpy, "
+        "pandas and matplotlib are installed. When a question "
         "needs computation, data or a file, write code and run it instead of guessing, read the "
         "output, fix mistakes and try again. When you have the answer, reply briefly and plainly "
         "without calling a tool.");
@@ -122,6 +126,8 @@ void AgentRun::start(const QString &prompt)
     Q_EMIT messageAdded(QStringLiteral("user"), prompt);
     m_running = true;
     m_turns = 0;
+    m_identicalErrors = 0;
+    m_lastErrorSignature.clear();
     requestModel();
 }
 
@@ -134,7 +140,22 @@ void AgentRun::setOptions(const AgentOptions &options)
 
 void AgentRun::requestModel()
 {
+    if (m_identicalErrors >= kMaxIdenticalErrors) {
+        Q_EMIT errorOccurred(
+            QStringLiteral("repeated_error"),
+            QStringLiteral("Stopped: the last %1 tool results were the same error, so the "
+                           "agent was going round in circles. Change the request or the "
+                           "code and ask again.")
+                .arg(kMaxIdenticalErrors));
+        finish(QStringLiteral("error"));
+        return;
+    }
     if (m_turns >= m_options.maxTurns) {
+        Q_EMIT errorOccurred(
+            QStringLiteral("max_turns"),
+            QStringLiteral("Stopped after %1 model turns without an answer (the turn "
+                           "limit; raise it in the settings or with --max-turns).")
+                .arg(m_options.maxTurns));
         finish(QStringLiteral("max_turns"));
         return;
     }
@@ -169,8 +190,7 @@ void AgentRun::onCompletion(const ChatCompletion &received)
 
     // A model that printed its tool call as JSON text meant to make it.
     if (completion.toolCalls.isEmpty()) {
-        std::optional<ToolCall> textCall
-            = toolCallFromText(completion.content, {QStringLiteral("run_python")});
+        std::optional<ToolCall> textCall = toolCallFromText(completion.content, Tools::toolNames());
         if (textCall) {
             textCall->id = QStringLiteral("call_text_%1").arg(++m_textCalls);
             completion.toolCalls = {*textCall};
@@ -244,23 +264,50 @@ void AgentRun::executeNext()
     }
     const ToolCall call = m_pendingCalls.dequeue();
     Q_EMIT toolCall(call.id, call.name, call.arguments);
-    if (call.name != QLatin1String("run_python")) {
-        addToolMessage(
-            call.id,
-            Tools::errorJson(
-                QStringLiteral("unknown tool '%1'; the tools are: run_python").arg(call.name)));
-        executeNext();
-        return;
-    }
-    const Result<Tools::PythonCall> parsed = Tools::parsePythonCall(call.arguments);
+    const Result<Tools::Call> parsed = Tools::parseCall(call.name, call.arguments);
     if (!parsed) {
-        addToolMessage(call.id, Tools::errorJson(parsed.error()));
+        recordToolResult(call.id, Tools::errorJson(parsed.error()));
         executeNext();
         return;
     }
-    Q_EMIT toolCodeChanged(call.id, parsed.value().code);
-    m_activeToolId = call.id;
-    m_session->runPython(parsed.value().code, parsed.value().timeoutMs);
+    const Tools::Call &tool = parsed.value();
+    const QString workspace = m_session->config().workspace;
+    switch (tool.kind) {
+    case Tools::Call::Kind::Python:
+        Q_EMIT toolCodeChanged(call.id, tool.code);
+        m_activeToolId = call.id;
+        m_session->runPython(tool.code, tool.timeoutMs);
+        return;
+    case Tools::Call::Kind::Shell:
+        m_activeToolId = call.id;
+        m_session->runShell(tool.code, tool.timeoutMs);
+        return;
+    case Tools::Call::Kind::WriteFile:
+        recordToolResult(call.id, FileTools::writeFile(workspace, tool.path, tool.content));
+        break;
+    case Tools::Call::Kind::ReadFile:
+        recordToolResult(call.id, FileTools::readFile(workspace, tool.path, tool.maxBytes));
+        break;
+    case Tools::Call::Kind::ListFiles:
+        recordToolResult(call.id, FileTools::listFiles(workspace, tool.path));
+        break;
+    }
+    // Host-side tools finish at once; go on from the event loop, not from inside this call.
+    QMetaObject::invokeMethod(this, &AgentRun::executeNext, Qt::QueuedConnection);
+}
+
+void AgentRun::recordToolResult(const QString &id, const nlohmann::json &result)
+{
+    // A result that is an error just like the last two means the model is going round in
+    // circles: stop rather than burn turns.
+    const bool isError = result.value("status", std::string()) != "ok";
+    const std::string signature = isError ? result.value("status", std::string()) + "|"
+                                                + result.value("error", std::string())
+                                          : std::string();
+    m_identicalErrors
+        = isError && signature == m_lastErrorSignature ? m_identicalErrors + 1 : (isError ? 1 : 0);
+    m_lastErrorSignature = signature;
+    addToolMessage(id, result);
 }
 
 void AgentRun::onSessionFinished(const ExecutionResult &result)
@@ -269,7 +316,7 @@ void AgentRun::onSessionFinished(const ExecutionResult &result)
         return; // a run the agent did not start (the person's, from the editor)
     const QString id = std::exchange(m_activeToolId, QString());
     Q_EMIT toolResult(id, result);
-    addToolMessage(id, Tools::resultJson(result));
+    recordToolResult(id, Tools::resultJson(result));
     executeNext();
 }
 

@@ -72,6 +72,7 @@ private:
     void executeNext();
     void onSessionFinished(const ExecutionResult &result);
     void addToolMessage(const QString &id, const nlohmann::json &content);
+    void recordToolResult(const QString &id, const nlohmann::json &result);
     void switchToCodeBlocks();
     void setSystemPrompt();
     void finish(const QString &status);
@@ -89,6 +90,9 @@ private:
     QStringList m_blockResults; // code-block mode: results go back as one user message
     int m_turns = 0;
     int m_textCalls = 0;
+    int m_identicalErrors = 0;
+    std::string m_lastErrorSignature;
+    static constexpr int kMaxIdenticalErrors = 3;
 };
 
 } // namespace Sandcastle

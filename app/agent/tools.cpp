@@ -4,49 +4,127 @@
 
 namespace Sandcastle::Tools {
 
+namespace {
+nlohmann::json function(const char *name,
+                        const char *description,
+                        nlohmann::json properties,
+                        nlohmann::json required)
+{
+    return {{"type", "function"},
+            {"function",
+             {{"name", name},
+              {"description", description},
+              {"parameters",
+               {{"type", "object"}, {"properties", properties}, {"required", required}}}}}};
+}
+
+const nlohmann::json timeoutProperty
+    = {{"type", "number"}, {"description", "Optional time limit in seconds (default 60)."}};
+} // namespace
+
+QStringList toolNames()
+{
+    return {QStringLiteral("run_python"),
+            QStringLiteral("run_shell"),
+            QStringLiteral("write_file"),
+            QStringLiteral("read_file"),
+            QStringLiteral("list_files")};
+}
+
 nlohmann::json definitions()
 {
     return nlohmann::json::array({
-        {{"type", "function"},
-         {"function",
-          {{"name", "run_python"},
-           {"description",
+        function(
+            "run_python",
             "Run Python 3 code in a sandboxed, stateful kernel (variables persist between calls). "
             "The working directory is /workspace; files written there are shown to the user. "
-            "numpy, pandas and matplotlib are installed; there is no network. Print what you "
-            "want to see."},
-           {"parameters",
-            {{"type", "object"},
-             {"properties",
-              {{"code", {{"type", "string"}, {"description", "The Python code to run."}}},
-               {"timeout_s",
-                {{"type", "number"},
-                 {"description", "Optional time limit in seconds (default 60)."}}}}},
-             {"required", nlohmann::json::array({"code"})}}}}}},
+            "numpy, pandas and matplotlib are installed; figures are saved to outputs/. There is "
+            "no network. Print what you want to see.",
+            {{"code", {{"type", "string"}, {"description", "The Python code to run."}}},
+             {"timeout_s", timeoutProperty}},
+            {"code"}),
+        function(
+            "run_shell",
+            "Run a bash command in the same sandbox, in /workspace (no network).",
+            {{"command", {{"type", "string"}, {"description", "The command, run with bash -lc."}}},
+             {"timeout_s", timeoutProperty}},
+            {"command"}),
+        function(
+            "write_file",
+            "Write a text file in the workspace (folders are created).",
+            {{"path", {{"type", "string"}, {"description", "Path relative to the workspace."}}},
+             {"content", {{"type", "string"}, {"description", "The whole new content."}}}},
+            {"path", "content"}),
+        function(
+            "read_file",
+            "Read a text file from the workspace.",
+            {{"path", {{"type", "string"}, {"description", "Path relative to the workspace."}}},
+             {"max_bytes",
+              {{"type", "integer"}, {"description", "Read at most this much (default 65536)."}}}},
+            {"path"}),
+        function("list_files",
+                 "List the files in the workspace, or in one folder of it.",
+                 {{"path",
+                   {{"type", "string"},
+                    {"description", "Folder relative to the workspace (default: all)."}}}},
+                 nlohmann::json::array()),
     });
 }
 
-Result<PythonCall> parsePythonCall(const QString &argumentsJson)
+Result<Call> parseCall(const QString &name, const QString &argumentsJson)
 {
-    const std::string text = argumentsJson.toStdString();
-    const nlohmann::json args = nlohmann::json::parse(text, nullptr, false);
-    if (args.is_discarded() || !args.is_object())
-        return Result<PythonCall>::failure(
-            QStringLiteral("the arguments of run_python are not a JSON object: ")
-            + argumentsJson.left(200));
-    const auto code = args.find("code");
-    if (code == args.end() || !code->is_string())
-        return Result<PythonCall>::failure(
-            QStringLiteral("run_python needs a string argument \"code\""));
-    PythonCall call;
-    call.code = QString::fromStdString(code->get<std::string>());
+    const nlohmann::json args = nlohmann::json::parse(argumentsJson.toStdString(), nullptr, false);
+    if (args.is_discarded() || !args.is_object()) {
+        return Result<Call>::failure(QStringLiteral("the arguments of %1 are not a JSON object: %2")
+                                         .arg(name, argumentsJson.left(200)));
+    }
+    const auto text = [&args](const char *key, QString *out) {
+        const auto it = args.find(key);
+        if (it == args.end() || !it->is_string())
+            return false;
+        *out = QString::fromStdString(it->get<std::string>());
+        return true;
+    };
+    const auto missing = [&name](const char *key) {
+        return Result<Call>::failure(
+            QStringLiteral("%1 needs a string argument \"%2\"").arg(name, QLatin1String(key)));
+    };
+    Call call;
     const auto timeout = args.find("timeout_s");
     if (timeout != args.end() && timeout->is_number()) {
         const double seconds = timeout->get<double>();
         if (std::isfinite(seconds) && seconds > 0)
             call.timeoutMs = int(std::min(seconds, 3600.0) * 1000);
     }
-    return Result<PythonCall>::ok(call);
+    if (name == QLatin1String("run_python")) {
+        call.kind = Call::Kind::Python;
+        if (!text("code", &call.code))
+            return missing("code");
+    } else if (name == QLatin1String("run_shell")) {
+        call.kind = Call::Kind::Shell;
+        if (!text("command", &call.code))
+            return missing("command");
+    } else if (name == QLatin1String("write_file")) {
+        call.kind = Call::Kind::WriteFile;
+        if (!text("path", &call.path))
+            return missing("path");
+        if (!text("content", &call.content))
+            return missing("content");
+    } else if (name == QLatin1String("read_file")) {
+        call.kind = Call::Kind::ReadFile;
+        if (!text("path", &call.path))
+            return missing("path");
+        const auto max = args.find("max_bytes");
+        if (max != args.end() && max->is_number_integer())
+            call.maxBytes = max->get<qint64>();
+    } else if (name == QLatin1String("list_files")) {
+        call.kind = Call::Kind::ListFiles;
+        text("path", &call.path);
+    } else {
+        return Result<Call>::failure(QStringLiteral("unknown tool '%1'; the tools are: %2")
+                                         .arg(name, toolNames().join(QStringLiteral(", "))));
+    }
+    return Result<Call>::ok(call);
 }
 
 QString clipMiddle(const QString &text, int maxChars)

@@ -14,13 +14,20 @@ inline constexpr int kMaxOutputCharsToModel = 12000;
 // The `tools` array of a Chat Completions request.
 nlohmann::json definitions();
 
-// What the model passed to run_python: the code and an optional timeout in ms (-1 if none).
-struct PythonCall
+// Any of the five tools' arguments, checked: a missing or mistyped field is an error the
+// model gets back to recover from.
+struct Call
 {
-    QString code;
+    enum class Kind { Python, Shell, WriteFile, ReadFile, ListFiles };
+    Kind kind = Kind::Python;
+    QString code; // run_python: code; run_shell: command
+    QString path;
+    QString content;
+    qint64 maxBytes = -1;
     int timeoutMs = -1;
 };
-Result<PythonCall> parsePythonCall(const QString &argumentsJson);
+Result<Call> parseCall(const QString &name, const QString &argumentsJson);
+QStringList toolNames();
 
 // Keeps the head and the tail of long text with a marker saying how much was left out.
 QString clipMiddle(const QString &text, int maxChars);

@@ -218,6 +218,8 @@ def main():
     sys.stderr = os.fdopen(2, "w", encoding="utf-8", errors="replace", buffering=1, closefd=False)
 
     user_globals = {"__name__": "__main__", "__builtins__": __builtins__}
+    # Like Jupyter: modules the code writes into the workspace can be imported.
+    sys.path.insert(0, _WORKSPACE)
     requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)  # user code reading stdin gets EOF, not the protocol

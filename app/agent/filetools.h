@@ -1,0 +1,17 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <QString>
+
+namespace Sandcastle::FileTools {
+
+// The host-side tools on a conversation's workspace. Every path goes through PathGuard:
+// absolute paths, '..' and symlinks are refused with an error result, never followed. Each
+// returns the tool result JSON of DESIGN.md §3 (read_file adds `content`, list_files `entries`).
+
+nlohmann::json writeFile(const QString &workspace, const QString &path, const QString &content);
+nlohmann::json readFile(const QString &workspace, const QString &path, qint64 maxBytes);
+nlohmann::json listFiles(const QString &workspace, const QString &path, int maxEntries = 500);
+
+} // namespace Sandcastle::FileTools

@@ -1,0 +1,106 @@
+#include <app/agent/filetools.h>
+#include <app/agent/tools.h>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <unistd.h>
+
+using namespace Sandcastle;
+
+// write_file, read_file and list_files on a workspace, and the arguments of all five tools.
+class TestFileTools : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_ws;
+
+    static std::string status(const nlohmann::json &r) { return r.value("status", std::string()); }
+
+private Q_SLOTS:
+    void writesReadsAndListsInsideTheWorkspace()
+    {
+        const auto written
+            = FileTools::writeFile(m_ws.path(),
+                                   QStringLiteral("pkg/util.py"),
+                                   QStringLiteral("def double(x):\n    return 2 * x\n"));
+        QCOMPARE(status(written), std::string("ok"));
+        QCOMPARE(written["files"][0].get<std::string>(), std::string("pkg/util.py"));
+        QCOMPARE(QFileInfo(m_ws.filePath(QStringLiteral("pkg/util.py"))).ownerId(),
+                 ::getuid() == 0 ? 1000u : uint(::getuid()));
+
+        const auto read = FileTools::readFile(m_ws.path(), QStringLiteral("pkg/util.py"), -1);
+        QCOMPARE(status(read), std::string("ok"));
+        QCOMPARE(read["content"].get<std::string>(),
+                 std::string("def double(x):\n    return 2 * x\n"));
+        QCOMPARE(read["truncated"].get<bool>(), false);
+        QCOMPARE(FileTools::readFile(m_ws.path(), QStringLiteral("pkg/util.py"), 5)["truncated"]
+                     .get<bool>(),
+                 true);
+
+        const auto listed = FileTools::listFiles(m_ws.path(), QString());
+        QCOMPARE(status(listed), std::string("ok"));
+        QCOMPARE(listed["entries"].size(), size_t(2));
+        QVERIFY(listed["stdout"].get<std::string>().find("pkg/util.py") != std::string::npos);
+        QCOMPARE(FileTools::listFiles(m_ws.path(), QStringLiteral("pkg"))["entries"].size(),
+                 size_t(1));
+    }
+
+    void refusesEscapesWithAnErrorTheModelCanReadNeverFollowing()
+    {
+        QVERIFY(
+            QFile::link(QStringLiteral("/etc/passwd"), m_ws.filePath(QStringLiteral("passwd"))));
+        QVERIFY(QFile::link(QStringLiteral("/etc"), m_ws.filePath(QStringLiteral("etc"))));
+        for (const auto &result :
+             {FileTools::readFile(m_ws.path(), QStringLiteral("passwd"), -1),
+              FileTools::readFile(m_ws.path(), QStringLiteral("../../etc/passwd"), -1),
+              FileTools::readFile(m_ws.path(), QStringLiteral("/etc/passwd"), -1),
+              FileTools::writeFile(m_ws.path(), QStringLiteral("passwd"), QStringLiteral("x")),
+              FileTools::writeFile(m_ws.path(), QStringLiteral("etc/evil"), QStringLiteral("x")),
+              FileTools::listFiles(m_ws.path(), QStringLiteral("etc")),
+              FileTools::listFiles(m_ws.path(), QStringLiteral(".."))}) {
+            QCOMPARE(status(result), std::string("error"));
+            QVERIFY(!result["error"].get<std::string>().empty());
+        }
+        QVERIFY(!QFile::exists(QStringLiteral("/etc/evil")));
+    }
+
+    void saysABinaryFileIsBinary()
+    {
+        QFile file(m_ws.filePath(QStringLiteral("blob.bin")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray("\x89PNG\r\n\x1a\n\x00\x01", 10));
+        file.close();
+        const auto read = FileTools::readFile(m_ws.path(), QStringLiteral("blob.bin"), -1);
+        QCOMPARE(status(read), std::string("ok"));
+        QVERIFY(read["stdout"].get<std::string>().find("binary") != std::string::npos);
+    }
+
+    void parsesTheArgumentsOfEveryTool()
+    {
+        QCOMPARE(int(Tools::parseCall(QStringLiteral("run_shell"),
+                                      QStringLiteral("{\"command\":\"ls\",\"timeout_s\":3}"))
+                         .value()
+                         .timeoutMs),
+                 3000);
+        QVERIFY(!Tools::parseCall(QStringLiteral("run_shell"), QStringLiteral("{\"cmd\":\"ls\"}")));
+        QVERIFY(
+            !Tools::parseCall(QStringLiteral("write_file"), QStringLiteral("{\"path\":\"a\"}")));
+        QCOMPARE(Tools::parseCall(QStringLiteral("read_file"),
+                                  QStringLiteral("{\"path\":\"a\",\"max_bytes\":10}"))
+                     .value()
+                     .maxBytes,
+                 qint64(10));
+        QVERIFY(Tools::parseCall(QStringLiteral("list_files"), QStringLiteral("{}")));
+        const auto unknown = Tools::parseCall(QStringLiteral("format_disk"), QStringLiteral("{}"));
+        QVERIFY(!unknown);
+        QVERIFY(unknown.error().contains(QStringLiteral("run_shell")));
+        QCOMPARE(Tools::definitions().size(), size_t(5));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFileTools)
+#include "tst_filetools.moc"
