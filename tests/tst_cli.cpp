@@ -3,12 +3,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QElapsedTimer>
 #include <QProcess>
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <csignal>
+#include <tuple>
 
 using Sandcastle::Testing::FakeOpenAiServer;
 
@@ -320,6 +322,59 @@ private Q_SLOTS:
         QCOMPARE(engine.run(filter).stdoutData.trimmed(), id); // left behind
         QVERIFY(engine.reapOrphans() >= 1);
         QVERIFY(engine.run(filter).stdoutData.trimmed().isEmpty());
+    }
+
+    void ctrlCStopsExecAndChatCleanly()
+    {
+        SANDCASTLE_REQUIRE_DOCKER();
+        const auto interruptAfter = [this](const QStringList &args,
+                                           const QByteArray &input,
+                                           const QByteArray &marker) {
+            QProcess process;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("SANDCASTLE_DATA_DIR"), m_dataDir.path());
+            process.setProcessEnvironment(env);
+            process.start(qEnvironmentVariable("SANDCASTLE_BINARY"), args);
+            process.waitForStarted();
+            process.write(input);
+            process.closeWriteChannel();
+            QByteArray out;
+            QElapsedTimer clock;
+            clock.start();
+            while (!out.contains(marker) && clock.elapsed() < 60000) {
+                QTest::qWait(50); // the event loop must run: the fake server lives in this process
+                out += process.readAllStandardOutput();
+            }
+            ::kill(pid_t(process.processId()), SIGINT);
+            const bool ended = process.waitForFinished(20000);
+            out += process.readAllStandardOutput();
+            return std::make_tuple(ended, process.exitCode(), out);
+        };
+        auto [ended, code, out]
+            = interruptAfter({QStringLiteral("exec"), QStringLiteral("-")},
+                             "import time\nprint('started', flush=True)\ntime.sleep(60)\n",
+                             "started");
+        QVERIFY(ended);
+        QCOMPARE(code, 130);
+
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        server.enqueueToolCall(
+            QStringLiteral("slow"),
+            QStringLiteral("run_python"),
+            "{\"code\": \"import time\\nprint('started', flush=True)\\ntime.sleep(60)\"}");
+        std::tie(ended, code, out) = interruptAfter({QStringLiteral("chat"),
+                                                     QStringLiteral("--prompt"),
+                                                     QStringLiteral("wait"),
+                                                     QStringLiteral("--base-url"),
+                                                     server.baseUrl(),
+                                                     QStringLiteral("--json")},
+                                                    {},
+                                                    "started");
+        QVERIFY(ended);
+        QCOMPARE(code, 130);
+        QVERIFY2(out.contains("\"type\":\"done\",\"status\":\"stopped\""), out.constData());
+        QVERIFY2(out.contains("\"type\":\"tool_result\""), out.constData());
     }
 
     void execTimesOutWith124()

@@ -25,11 +25,71 @@
 #include <QTimer>
 #include <QUuid>
 
+#include <QSocketNotifier>
+
+#include <csignal>
 #include <cstdio>
+#include <functional>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace Sandcastle::Cli {
 
 namespace {
+
+// Ctrl-C while a command runs: the signal handler only writes a byte to a pipe; the event loop
+// reads it and stops the agent or the run cleanly, so the transcript stays consistent.
+class SigintWatcher : public QObject
+{
+public:
+    explicit SigintWatcher(std::function<void()> onInterrupt)
+        : m_onInterrupt(std::move(onInterrupt))
+    {
+        if (::pipe2(s_fds, O_CLOEXEC | O_NONBLOCK) != 0)
+            return;
+        struct sigaction action
+        {
+        };
+        action.sa_handler = [](int) {
+            const char byte = 1;
+            [[maybe_unused]] const ssize_t n = ::write(s_fds[1], &byte, 1);
+        };
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = SA_RESTART;
+        ::sigaction(SIGINT, &action, &m_previous);
+        m_notifier = new QSocketNotifier(s_fds[0], QSocketNotifier::Read, this);
+        connect(m_notifier, &QSocketNotifier::activated, this, [this] {
+            char buffer[16];
+            while (::read(s_fds[0], buffer, sizeof buffer) > 0) {
+            }
+            ++m_count;
+            if (m_count > 1)
+                ::_exit(130); // a second Ctrl-C: the person means it
+            m_onInterrupt();
+        });
+    }
+
+    ~SigintWatcher() override
+    {
+        if (!m_notifier)
+            return;
+        ::sigaction(SIGINT, &m_previous, nullptr);
+        ::close(s_fds[0]);
+        ::close(s_fds[1]);
+    }
+
+    bool interrupted() const { return m_count > 0; }
+
+private:
+    static inline int s_fds[2] = {-1, -1};
+    std::function<void()> m_onInterrupt;
+    QSocketNotifier *m_notifier = nullptr;
+    struct sigaction m_previous
+    {
+    };
+    int m_count = 0;
+};
 
 constexpr int kExitOk = 0;
 constexpr int kExitFailure = 1;
@@ -290,11 +350,12 @@ int runChat(const QStringList &args)
         exitCode = status == QLatin1String("answered") ? kExitOk : kExitFailure;
         loop.quit();
     });
+    const SigintWatcher sigint([&agent] { agent.stop(); });
     QMetaObject::invokeMethod(
         &agent, [&] { agent.start(promptText); }, Qt::QueuedConnection);
     loop.exec();
     session.stop();
-    return exitCode;
+    return sigint.interrupted() ? 130 : exitCode;
 }
 
 // ---------------------------------------------------------------- exec
@@ -395,11 +456,17 @@ int runExec(const QStringList &args)
             }
             loop.quit();
         });
+    const SigintWatcher sigint([&session] {
+        if (session.state() == SandboxSession::State::Running)
+            session.interrupt(); // the code gets a KeyboardInterrupt
+        else
+            session.stop(); // still starting: end the pending run
+    });
     QMetaObject::invokeMethod(
         &session, [&] { session.runPython(QString::fromUtf8(code)); }, Qt::QueuedConnection);
     loop.exec();
     session.stop();
-    return exitCode;
+    return sigint.interrupted() ? 130 : exitCode;
 }
 
 // ---------------------------------------------------------------- image build
