@@ -248,6 +248,42 @@ private Q_SLOTS:
         QCOMPARE(h.agent->messages().back()["role"].get<std::string>(), std::string("tool"));
     }
 
+    void thePersonsEditAndRerunReachTheModelAsADiff()
+    {
+        Harness h;
+        h.server.enqueueToolCall(
+            QStringLiteral("a1"),
+            QStringLiteral("run_python"),
+            "{\"code\": \"numbers = [1, 2, 3]\\nprint(sum(numbers) / len(numbers))\\n\"}");
+        h.server.enqueueText(QStringLiteral("The average is 2.0."));
+        h.server.enqueueText(QStringLiteral("With 4 added it is 2.5."));
+        QCOMPARE(h.run(QStringLiteral("average of 1, 2, 3?")), QStringLiteral("answered"));
+
+        // the person edits the agent's code in the editor and runs it
+        const QString edited
+            = QStringLiteral("numbers = [1, 2, 3, 4]\nprint(sum(numbers) / len(numbers))\n");
+        QSignalSpy ran(h.session.get(), &SandboxSession::finished);
+        h.session->runPython(edited);
+        QVERIFY(ran.wait(60000));
+        h.agent->notePersonRun(edited, ran.first().at(0).value<ExecutionResult>());
+
+        QCOMPARE(h.run(QStringLiteral("what did my change do?")), QStringLiteral("answered"));
+        const std::string asked = h.request(2)["messages"].back()["content"].get<std::string>();
+        QVERIFY2(asked.find("```diff") != std::string::npos, asked.c_str());
+        QVERIFY(asked.find("-numbers = [1, 2, 3]\n+numbers = [1, 2, 3, 4]") != std::string::npos);
+        QVERIFY(asked.find("2.5") != std::string::npos);                    // the new result
+        QVERIFY(asked.find("what did my change do?") != std::string::npos); // and the question
+
+        // running it again unchanged says so
+        h.server.enqueueText(QStringLiteral("ok"));
+        h.agent->notePersonRun(
+            QStringLiteral("numbers = [1, 2, 3]\nprint(sum(numbers) / len(numbers))\n"),
+            ran.first().at(0).value<ExecutionResult>());
+        QCOMPARE(h.run(QStringLiteral("and now?")), QStringLiteral("answered"));
+        QVERIFY(h.request(3)["messages"].back()["content"].get<std::string>().find("unchanged")
+                != std::string::npos);
+    }
+
     void stoppingMidRunAnswersEveryToolCallAndEndsStopped()
     {
         Harness h;

@@ -171,6 +171,14 @@ private Q_SLOTS:
         window.runEditorCode();
         QVERIFY(finished.wait(120000));
         QVERIFY(window.console()->toPlainText().contains(QStringLiteral("edited 4")));
+        // and the agent is told with the next message
+        server.enqueueText(QStringLiteral("I see."));
+        QSignalSpy answered(window.agent(), &AgentRun::finished);
+        window.submitPrompt(QStringLiteral("what did I do?"));
+        QVERIFY(answered.wait(60000));
+        const QByteArray asked = server.requests().last().body;
+        QVERIFY(asked.contains("The person ran this code"));
+        QVERIFY(asked.contains("edited"));
         QTRY_VERIFY_WITH_TIMEOUT(
             window.filesPane()
                 ->model()

@@ -202,6 +202,8 @@ void MainWindow::connectAgent()
         m_personRunning = false;
         m_console->endRun(result);
         m_files->highlight(result.files);
+        // The agent hears about it with the next message: the diff and what came out.
+        m_agent->notePersonRun(m_personCode, result);
         updateStatus();
     });
     connect(m_session, &SandboxSession::stateChanged, this, &MainWindow::updateStatus);
@@ -233,8 +235,9 @@ void MainWindow::runEditorCode()
     if (m_agent->isRunning() || m_personRunning)
         return;
     m_personRunning = true;
+    m_personCode = m_editor->text();
     m_console->beginRun(tr("your code"));
-    m_session->runPython(m_editor->text());
+    m_session->runPython(m_personCode);
     updateStatus();
 }
 

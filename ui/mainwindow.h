@@ -69,6 +69,7 @@ private:
     SandboxSession *m_session = nullptr;
     AgentRun *m_agent = nullptr;
     bool m_personRunning = false;
+    QString m_personCode;
 };
 
 } // namespace Sandcastle

@@ -3,6 +3,7 @@
 #include "filetools.h"
 #include "textcalls.h"
 #include "tools.h"
+#include "unifieddiff.h"
 
 #include <app/llm/chatclient.h>
 #include <app/llm/partialjson.h>
@@ -122,8 +123,14 @@ void AgentRun::start(const QString &prompt)
     if (m_messages.empty() && !m_options.systemPrompt.isEmpty())
         m_messages.push_back({{"role", "system"}, {"content", ""}});
     setSystemPrompt();
-    m_messages.push_back({{"role", "user"}, {"content", prompt.toStdString()}});
-    Q_EMIT messageAdded(QStringLiteral("user"), prompt);
+    // What the person did in the sandbox since the last turn comes first, so the model
+    // reads the request in the light of it.
+    const QString content = m_personNotes.isEmpty() ? prompt
+                                                    : m_personNotes.join(QStringLiteral("\n\n"))
+                                                          + QStringLiteral("\n\n") + prompt;
+    m_personNotes.clear();
+    m_messages.push_back({{"role", "user"}, {"content", content.toStdString()}});
+    Q_EMIT messageAdded(QStringLiteral("user"), content);
     m_running = true;
     m_turns = 0;
     m_identicalErrors = 0;
@@ -136,6 +143,27 @@ void AgentRun::setOptions(const AgentOptions &options)
     m_options = options;
     if (!m_running && m_options.toolMode != AgentOptions::ToolMode::Auto)
         m_codeBlockMode = m_options.toolMode == AgentOptions::ToolMode::CodeBlocks;
+}
+
+void AgentRun::notePersonRun(const QString &code, const ExecutionResult &result)
+{
+    const std::string outcome = Tools::resultJson(result).dump();
+    QString note;
+    if (m_lastAgentCode.isEmpty()) {
+        note = QStringLiteral(
+                   "[The person ran this code in the sandbox themselves:]\n```python\n%1\n```\n"
+                   "[Result:] %2")
+                   .arg(code.trimmed(), QString::fromStdString(outcome));
+    } else if (code == m_lastAgentCode) {
+        note = QStringLiteral("[The person re-ran your last code unchanged. Result:] %1")
+                   .arg(QString::fromStdString(outcome));
+    } else {
+        note = QStringLiteral(
+                   "[The person edited your last code and ran it. Their changes:]\n```diff\n%1```\n"
+                   "[Result:] %2")
+                   .arg(unifiedDiff(m_lastAgentCode, code), QString::fromStdString(outcome));
+    }
+    m_personNotes << note;
 }
 
 void AgentRun::requestModel()
@@ -274,6 +302,7 @@ void AgentRun::executeNext()
     const QString workspace = m_session->config().workspace;
     switch (tool.kind) {
     case Tools::Call::Kind::Python:
+        m_lastAgentCode = tool.code;
         Q_EMIT toolCodeChanged(call.id, tool.code);
         m_activeToolId = call.id;
         m_session->runPython(tool.code, tool.timeoutMs);

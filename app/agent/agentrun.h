@@ -45,6 +45,9 @@ public:
     // New options take effect with the next start(); the tool mode only if the server has
     // not already been found to lack tool calls.
     void setOptions(const AgentOptions &options);
+    // The person ran code in the conversation's sandbox (edited from the agent's, or not):
+    // the next request tells the model what changed, as a diff, and what came out.
+    void notePersonRun(const QString &code, const ExecutionResult &result);
     void stop();
     bool isRunning() const { return m_running; }
     const nlohmann::json &messages() const { return m_messages; }
@@ -90,6 +93,8 @@ private:
     QStringList m_blockResults; // code-block mode: results go back as one user message
     int m_turns = 0;
     int m_textCalls = 0;
+    QString m_lastAgentCode;
+    QStringList m_personNotes;
     int m_identicalErrors = 0;
     std::string m_lastErrorSignature;
     static constexpr int kMaxIdenticalErrors = 3;
