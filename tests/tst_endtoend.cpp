@@ -284,6 +284,49 @@ private Q_SLOTS:
                 != std::string::npos);
     }
 
+    void stoppingOnlyTheCodeTellsTheModelWhichGoesOn()
+    {
+        Harness h;
+        h.server.enqueueToolCall(
+            QStringLiteral("long"),
+            QStringLiteral("run_python"),
+            "{\"code\": \"import time\\nprint('working', flush=True)\\ntime.sleep(60)\"}");
+        h.server.enqueueText(QStringLiteral("Understood, stopped."));
+        QSignalSpy output(h.agent.get(), &AgentRun::toolOutput);
+        QSignalSpy finished(h.agent.get(), &AgentRun::finished);
+        h.agent->start(QStringLiteral("do a long thing"));
+        QVERIFY(output.wait(60000));
+        h.agent->stopCode();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().at(0).toString(), QStringLiteral("answered"));
+        QCOMPARE(h.server.requests().size(), 2);
+        QVERIFY(h.lastToolResult(1)["error"].get<std::string>().find("stopped by the person")
+                != std::string::npos);
+    }
+
+    void stoppingAfterTheStepLetsTheRunFinishThenEnds()
+    {
+        Harness h;
+        h.server.enqueueToolCall(QStringLiteral("step"),
+                                 QStringLiteral("run_python"),
+                                 "{\"code\": \"import time\\nprint('step', "
+                                 "flush=True)\\ntime.sleep(1)\\nprint('done')\"}");
+        h.server.enqueueText(QStringLiteral("never asked"));
+        QSignalSpy output(h.agent.get(), &AgentRun::toolOutput);
+        QSignalSpy results(h.agent.get(), &AgentRun::toolResult);
+        QSignalSpy finished(h.agent.get(), &AgentRun::finished);
+        h.agent->start(QStringLiteral("one step"));
+        QVERIFY(output.wait(60000));
+        h.agent->stopAfterStep();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().at(0).toString(), QStringLiteral("stopped"));
+        QCOMPARE(results.size(), 1);
+        QCOMPARE(results.first().at(1).value<ExecutionResult>().stdoutText,
+                 QStringLiteral("step\ndone\n"));
+        QCOMPARE(h.server.requests().size(), 1);
+        QCOMPARE(h.agent->messages().back()["role"].get<std::string>(), std::string("tool"));
+    }
+
     void stoppingMidRunAnswersEveryToolCallAndEndsStopped()
     {
         Harness h;

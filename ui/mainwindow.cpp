@@ -123,6 +123,14 @@ void MainWindow::buildMenus()
             m_session->interrupt();
     });
     stop->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
+    QAction *stopCode = run->addAction(tr("Stop the running &code"), this, [this] {
+        if (m_agent->isRunning())
+            m_agent->stopCode(); // the agent is told and goes on
+        else if (m_personRunning)
+            m_session->interrupt();
+    });
+    stopCode->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Period));
+    run->addAction(tr("Stop after this &step"), m_agent, &AgentRun::stopAfterStep);
 }
 
 void MainWindow::connectAgent()

@@ -132,6 +132,8 @@ void AgentRun::start(const QString &prompt)
     m_messages.push_back({{"role", "user"}, {"content", content.toStdString()}});
     Q_EMIT messageAdded(QStringLiteral("user"), content);
     m_running = true;
+    m_stopAfterStep = false;
+    m_codeStoppedByPerson = false;
     m_turns = 0;
     m_identicalErrors = 0;
     m_lastErrorSignature.clear();
@@ -166,8 +168,26 @@ void AgentRun::notePersonRun(const QString &code, const ExecutionResult &result)
     m_personNotes << note;
 }
 
+void AgentRun::stopCode()
+{
+    if (!m_running || m_activeToolId.isEmpty())
+        return;
+    m_codeStoppedByPerson = true;
+    m_session->interrupt();
+}
+
+void AgentRun::stopAfterStep()
+{
+    if (m_running)
+        m_stopAfterStep = true;
+}
+
 void AgentRun::requestModel()
 {
+    if (m_stopAfterStep) {
+        finish(QStringLiteral("stopped"));
+        return;
+    }
     if (m_identicalErrors >= kMaxIdenticalErrors) {
         Q_EMIT errorOccurred(
             QStringLiteral("repeated_error"),
@@ -345,7 +365,10 @@ void AgentRun::onSessionFinished(const ExecutionResult &result)
         return; // a run the agent did not start (the person's, from the editor)
     const QString id = std::exchange(m_activeToolId, QString());
     Q_EMIT toolResult(id, result);
-    recordToolResult(id, Tools::resultJson(result));
+    nlohmann::json json = Tools::resultJson(result);
+    if (std::exchange(m_codeStoppedByPerson, false))
+        json["error"] = "stopped by the person before it finished";
+    recordToolResult(id, json);
     executeNext();
 }
 

@@ -48,7 +48,12 @@ public:
     // The person ran code in the conversation's sandbox (edited from the agent's, or not):
     // the next request tells the model what changed, as a diff, and what came out.
     void notePersonRun(const QString &code, const ExecutionResult &result);
+    // Three ways to stop. stop(): everything now (the partial answer is kept, running code is
+    // killed). stopCode(): only the running code; the model is told the person stopped it and
+    // goes on. stopAfterStep(): let the current model turn or tool call finish, then end.
     void stop();
+    void stopCode();
+    void stopAfterStep();
     bool isRunning() const { return m_running; }
     const nlohmann::json &messages() const { return m_messages; }
     int turns() const { return m_turns; }
@@ -94,6 +99,8 @@ private:
     int m_turns = 0;
     int m_textCalls = 0;
     QString m_lastAgentCode;
+    bool m_codeStoppedByPerson = false;
+    bool m_stopAfterStep = false;
     QStringList m_personNotes;
     int m_identicalErrors = 0;
     std::string m_lastErrorSignature;
