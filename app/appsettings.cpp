@@ -52,6 +52,7 @@ AppSettings AppSettings::load()
     s.model = file.value(QStringLiteral("model/name"), s.model).toString();
     s.toolMode = toolModeFromName(file.value(QStringLiteral("model/toolMode")).toString());
     s.maxTurns = file.value(QStringLiteral("agent/maxTurns"), s.maxTurns).toInt();
+    s.askFirst = file.value(QStringLiteral("agent/askFirst"), s.askFirst).toBool();
     s.image = file.value(QStringLiteral("sandbox/image"), s.image).toString();
     s.engine = file.value(QStringLiteral("sandbox/engine"), s.engine).toString();
     s.runTimeoutS = file.value(QStringLiteral("sandbox/timeoutS"), s.runTimeoutS).toInt();
@@ -90,6 +91,7 @@ void AppSettings::save() const
     file.setValue(QStringLiteral("model/name"), model);
     file.setValue(QStringLiteral("model/toolMode"), toolModeName(toolMode));
     file.setValue(QStringLiteral("agent/maxTurns"), maxTurns);
+    file.setValue(QStringLiteral("agent/askFirst"), askFirst);
     file.setValue(QStringLiteral("sandbox/image"), image);
     file.setValue(QStringLiteral("sandbox/engine"), engine);
     file.setValue(QStringLiteral("sandbox/timeoutS"), runTimeoutS);
@@ -151,6 +153,7 @@ AgentOptions AppSettings::agentOptions() const
     AgentOptions options;
     options.maxTurns = maxTurns;
     options.toolMode = toolMode;
+    options.askFirst = askFirst;
     return options;
 }
 

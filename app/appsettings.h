@@ -23,6 +23,7 @@ struct AppSettings
     QString engine = QStringLiteral("docker");
     QString dataDir;
     int maxTurns = 12;
+    bool askFirst = false; // the person approves each piece of code before it runs
     int runTimeoutS = 60;
     QString memory = QStringLiteral("1g");
     bool network = false; // off unless a person turns it on

@@ -327,6 +327,42 @@ private Q_SLOTS:
         QCOMPARE(h.agent->messages().back()["role"].get<std::string>(), std::string("tool"));
     }
 
+    void askFirstRunsThePersonsEditAndTellsTheModel()
+    {
+        AgentOptions options;
+        options.askFirst = true;
+        Harness h(options);
+        h.server.enqueueToolCall(
+            QStringLiteral("ask"), QStringLiteral("run_python"), "{\"code\": \"print(1 + 1)\"}");
+        h.server.enqueueToolCall(QStringLiteral("ask2"),
+                                 QStringLiteral("run_shell"),
+                                 "{\"command\": \"rm -rf outputs\"}");
+        h.server.enqueueText(QStringLiteral("fine"));
+        QSignalSpy asked(h.agent.get(), &AgentRun::approvalRequested);
+        QSignalSpy finished(h.agent.get(), &AgentRun::finished);
+        h.agent->start(QStringLiteral("add"));
+        QVERIFY(asked.wait(30000));
+        QCOMPARE(asked.first().at(2).toString(), QStringLiteral("print(1 + 1)"));
+        QVERIFY(h.agent->isAwaitingApproval());
+        QTest::qWait(200);
+        QCOMPARE(h.server.requests().size(),
+                 1); // nothing runs, nothing is asked, until the person decides
+        h.agent->approve(QStringLiteral("print(2 + 2)"));
+        QVERIFY(asked.wait(60000));
+        h.agent->reject(QStringLiteral("not in my workspace"));
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().at(0).toString(), QStringLiteral("answered"));
+        const auto ran = h.lastToolResult(1);
+        QCOMPARE(ran["stdout"].get<std::string>(), std::string("4\n"));
+        QVERIFY(ran["note"].get<std::string>().find("-print(1 + 1)\n+print(2 + 2)")
+                != std::string::npos);
+        const auto declined = h.lastToolResult(2);
+        QCOMPARE(declined["status"].get<std::string>(), std::string("error"));
+        QVERIFY(declined["error"].get<std::string>().find("declined") != std::string::npos);
+        QVERIFY(declined["error"].get<std::string>().find("not in my workspace")
+                != std::string::npos);
+    }
+
     void stoppingMidRunAnswersEveryToolCallAndEndsStopped()
     {
         Harness h;

@@ -15,6 +15,7 @@
 #include <QApplication>
 #include <QFileSystemModel>
 #include <QLabel>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSplitter>
@@ -155,6 +156,35 @@ private Q_SLOTS:
         QVERIFY(
             window.windowTitle().startsWith(QStringLiteral("Sandcastle — Calculate the average")));
         QVERIFY(window.chatPane()->promptEdit()->toPlainText().isEmpty());
+    }
+
+    void askFirstShowsTheCodeAndWaitsForTheRunButton()
+    {
+        SANDCASTLE_REQUIRE_DOCKER();
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        server.enqueueToolCall(
+            QStringLiteral("a"), QStringLiteral("run_python"), "{\"code\": \"print('agent')\"}");
+        server.enqueueText(QStringLiteral("done"));
+        AppSettings settings = settingsFor(server);
+        settings.askFirst = true;
+        MainWindow window(settings);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy asked(window.agent(), &AgentRun::approvalRequested);
+        QSignalSpy finished(window.agent(), &AgentRun::finished);
+        window.submitPrompt(QStringLiteral("go"));
+        QVERIFY(asked.wait(30000));
+        auto *bar = window.findChild<QWidget *>(QStringLiteral("approvalBar"));
+        QVERIFY(bar && bar->isVisible());
+        QCOMPARE(window.editor()->text(), QStringLiteral("print('agent')"));
+        QVERIFY(!window.editor()->isReadOnly());
+        window.editor()->setText(QStringLiteral("print('person')"));
+        QTest::mouseClick(window.findChild<QPushButton *>(QStringLiteral("approveRun")),
+                          Qt::LeftButton);
+        QVERIFY(finished.wait(60000));
+        QVERIFY(!bar->isVisible());
+        QVERIFY(window.console()->toPlainText().contains(QStringLiteral("person")));
     }
 
     void thePersonCanEditAndRerunTheCode()

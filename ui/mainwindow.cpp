@@ -15,14 +15,18 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QFrame>
+#include <QHBoxLayout>
 #include <QIcon>
 #include <QLabel>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTimer>
 #include <QUuid>
+#include <QVBoxLayout>
 
 static void initUiResources()
 {
@@ -50,7 +54,37 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
 
     m_centreSplitter = new QSplitter(Qt::Vertical, this);
     m_centreSplitter->setObjectName(QStringLiteral("centreSplitter"));
-    m_centreSplitter->addWidget(m_editor);
+    // Ask-first mode: a bar over the editor holds the agent's code until the person decides.
+    auto *editorArea = new QWidget(this);
+    auto *editorLayout = new QVBoxLayout(editorArea);
+    editorLayout->setContentsMargins(0, 0, 0, 0);
+    editorLayout->setSpacing(0);
+    m_approvalBar = new QFrame(editorArea);
+    m_approvalBar->setObjectName(QStringLiteral("approvalBar"));
+    m_approvalBar->setFrameShape(QFrame::StyledPanel);
+    auto *barLayout = new QHBoxLayout(m_approvalBar);
+    barLayout->addWidget(
+        new QLabel(tr("The agent wants to run this code. Edit it if you like, then:"),
+                   m_approvalBar),
+        1);
+    auto *approve = new QPushButton(tr("Run"), m_approvalBar);
+    approve->setObjectName(QStringLiteral("approveRun"));
+    auto *reject = new QPushButton(tr("Don't run"), m_approvalBar);
+    reject->setObjectName(QStringLiteral("rejectRun"));
+    barLayout->addWidget(approve);
+    barLayout->addWidget(reject);
+    m_approvalBar->hide();
+    editorLayout->addWidget(m_approvalBar);
+    editorLayout->addWidget(m_editor, 1);
+    connect(approve, &QPushButton::clicked, this, [this] {
+        m_approvalBar->hide();
+        m_agent->approve(m_editor->text());
+    });
+    connect(reject, &QPushButton::clicked, this, [this] {
+        m_approvalBar->hide();
+        m_agent->reject();
+    });
+    m_centreSplitter->addWidget(editorArea);
     m_centreSplitter->addWidget(m_console);
     m_centreSplitter->setStretchFactor(0, 3);
     m_centreSplitter->setStretchFactor(1, 2);
@@ -175,6 +209,15 @@ void MainWindow::connectAgent()
                 m_files->highlight(result.files);
             });
     connect(m_agent,
+            &AgentRun::approvalRequested,
+            this,
+            [this](const QString &, const QString &, const QString &code) {
+                m_editor->setAgentWriting(false);
+                m_editor->setText(code);
+                m_approvalBar->show();
+                m_editor->setFocus();
+            });
+    connect(m_agent,
             &AgentRun::retrying,
             this,
             [this](int attempt, int delayMs, const QString &reason) {
@@ -189,6 +232,7 @@ void MainWindow::connectAgent()
             m_chat,
             [this](const QString &, const QString &message) { m_chat->addError(message); });
     connect(m_agent, &AgentRun::finished, this, [this](const QString &status, int) {
+        m_approvalBar->hide();
         m_editor->setAgentWriting(false);
         m_chat->endAssistantMessage();
         m_chat->setBusy(false);

@@ -4,6 +4,7 @@
 
 #include <QMainWindow>
 
+class QFrame;
 class QLabel;
 class QSplitter;
 
@@ -65,6 +66,7 @@ private:
     QSplitter *m_centreSplitter = nullptr;
     QLabel *m_sandboxStatus = nullptr;
     QLabel *m_modelStatus = nullptr;
+    QFrame *m_approvalBar = nullptr;
     ChatClient *m_client = nullptr;
     SandboxSession *m_session = nullptr;
     AgentRun *m_agent = nullptr;

@@ -132,6 +132,8 @@ void AgentRun::start(const QString &prompt)
     m_messages.push_back({{"role", "user"}, {"content", content.toStdString()}});
     Q_EMIT messageAdded(QStringLiteral("user"), content);
     m_running = true;
+    m_awaiting.reset();
+    m_editNote.clear();
     m_stopAfterStep = false;
     m_codeStoppedByPerson = false;
     m_turns = 0;
@@ -174,6 +176,35 @@ void AgentRun::stopCode()
         return;
     m_codeStoppedByPerson = true;
     m_session->interrupt();
+}
+
+void AgentRun::approve(const QString &code)
+{
+    if (!m_running || !m_awaiting)
+        return;
+    const Awaiting waiting = *std::exchange(m_awaiting, std::nullopt);
+    if (code != waiting.code) {
+        m_editNote
+            = QStringLiteral("The person edited your code before it ran:\n")
+              + unifiedDiff(waiting.code, code, QStringLiteral("yours"), QStringLiteral("ran"));
+    }
+    m_activeToolId = waiting.call.id;
+    if (waiting.shell)
+        m_session->runShell(code, waiting.timeoutMs);
+    else
+        m_session->runPython(code, waiting.timeoutMs);
+}
+
+void AgentRun::reject(const QString &reason)
+{
+    if (!m_running || !m_awaiting)
+        return;
+    const Awaiting waiting = *std::exchange(m_awaiting, std::nullopt);
+    recordToolResult(
+        waiting.call.id,
+        Tools::errorJson(QStringLiteral("The person declined to run this code")
+                         + (reason.isEmpty() ? QString() : QStringLiteral(": ") + reason)));
+    executeNext();
 }
 
 void AgentRun::stopAfterStep()
@@ -322,15 +353,24 @@ void AgentRun::executeNext()
     const QString workspace = m_session->config().workspace;
     switch (tool.kind) {
     case Tools::Call::Kind::Python:
-        m_lastAgentCode = tool.code;
-        Q_EMIT toolCodeChanged(call.id, tool.code);
+    case Tools::Call::Kind::Shell: {
+        const bool shell = tool.kind == Tools::Call::Kind::Shell;
+        if (!shell) {
+            m_lastAgentCode = tool.code;
+            Q_EMIT toolCodeChanged(call.id, tool.code);
+        }
+        if (m_options.askFirst) {
+            m_awaiting = Awaiting{call, shell, tool.code, tool.timeoutMs};
+            Q_EMIT approvalRequested(call.id, call.name, tool.code);
+            return;
+        }
         m_activeToolId = call.id;
-        m_session->runPython(tool.code, tool.timeoutMs);
+        if (shell)
+            m_session->runShell(tool.code, tool.timeoutMs);
+        else
+            m_session->runPython(tool.code, tool.timeoutMs);
         return;
-    case Tools::Call::Kind::Shell:
-        m_activeToolId = call.id;
-        m_session->runShell(tool.code, tool.timeoutMs);
-        return;
+    }
     case Tools::Call::Kind::WriteFile:
         recordToolResult(call.id, FileTools::writeFile(workspace, tool.path, tool.content));
         break;
@@ -366,6 +406,8 @@ void AgentRun::onSessionFinished(const ExecutionResult &result)
     const QString id = std::exchange(m_activeToolId, QString());
     Q_EMIT toolResult(id, result);
     nlohmann::json json = Tools::resultJson(result);
+    if (!m_editNote.isEmpty())
+        json["note"] = std::exchange(m_editNote, QString()).toStdString();
     if (std::exchange(m_codeStoppedByPerson, false))
         json["error"] = "stopped by the person before it finished";
     recordToolResult(id, json);
@@ -388,6 +430,11 @@ void AgentRun::stop()
     if (!m_running)
         return;
     m_running = false; // from here on, late signals only record, they do not continue
+    if (m_awaiting) {
+        addToolMessage(m_awaiting->call.id,
+                       Tools::errorJson(QStringLiteral("not run: the person stopped the agent")));
+        m_awaiting.reset();
+    }
     const bool modelWasStreaming = m_client->isBusy();
     m_client->cancel();
     if (modelWasStreaming) {

@@ -10,6 +10,8 @@
 #include <QPointer>
 #include <QQueue>
 
+#include <optional>
+
 namespace Sandcastle {
 
 class ChatClient;
@@ -24,6 +26,7 @@ struct AgentOptions
 
     int maxTurns = 12;
     ToolMode toolMode = ToolMode::Auto;
+    bool askFirst = false; // code waits for the person's approve() or reject()
     QString systemPrompt = defaultSystemPrompt();
     static QString defaultSystemPrompt();
     static QString codeBlockInstructions();
@@ -54,6 +57,11 @@ public:
     void stop();
     void stopCode();
     void stopAfterStep();
+    // Ask-first mode: runs the waiting code, as the person edited it (the model is told of
+    // any change), or declines it with a reason the model gets.
+    void approve(const QString &code);
+    void reject(const QString &reason = QString());
+    bool isAwaitingApproval() const { return m_awaiting.has_value(); }
     bool isRunning() const { return m_running; }
     const nlohmann::json &messages() const { return m_messages; }
     int turns() const { return m_turns; }
@@ -66,6 +74,8 @@ Q_SIGNALS:
     // The `code` argument decoded as far as it has streamed: lets the editor follow along.
     void toolCodeChanged(const QString &id, const QString &code);
     void toolCall(const QString &id, const QString &name, const QString &arguments);
+    // Ask-first mode: this code waits for approve() or reject().
+    void approvalRequested(const QString &id, const QString &name, const QString &code);
     void toolOutput(const QString &id, Sandcastle::OutputStream stream, const QString &text);
     void toolResult(const QString &id, const Sandcastle::ExecutionResult &result);
     void messageAdded(const QString &role, const QString &content);
@@ -100,6 +110,15 @@ private:
     int m_textCalls = 0;
     QString m_lastAgentCode;
     bool m_codeStoppedByPerson = false;
+    struct Awaiting
+    {
+        ToolCall call;
+        bool shell = false;
+        QString code;
+        int timeoutMs = -1;
+    };
+    std::optional<Awaiting> m_awaiting;
+    QString m_editNote; // the person's changes to the code about to run, for its result
     bool m_stopAfterStep = false;
     QStringList m_personNotes;
     int m_identicalErrors = 0;

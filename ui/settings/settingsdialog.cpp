@@ -35,6 +35,8 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     , m_gvisor(new QCheckBox(tr("Run under gVisor (runsc) for a stronger boundary"), this))
     , m_fresh(new QCheckBox(
           tr("A fresh container for every run (slower; nothing kept between runs)"), this))
+    , m_askFirst(
+          new QCheckBox(tr("Ask before running the agent's code (you can edit it first)"), this))
     , m_status(new QLabel(this))
     , m_catalog(new ModelCatalog(this))
     , m_keys(new KeyStore(this))
@@ -78,6 +80,7 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_network->setChecked(settings.network);
     m_gvisor->setChecked(settings.runtime == QLatin1String("runsc"));
     m_fresh->setChecked(settings.fresh);
+    m_askFirst->setChecked(settings.askFirst);
     // gVisor is offered only when the daemon has the runtime.
     const ContainerEngine engine(settings.engine);
     const auto runtimes = engine.run(
@@ -96,6 +99,7 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     form->addRow(tr("Model"), modelRow);
     form->addRow(tr("API key"), m_key);
     form->addRow(tr("Tools"), m_toolMode);
+    form->addRow(QString(), m_askFirst);
     form->addRow(tr("Turn limit"), m_maxTurns);
     form->addRow(tr("Run time limit"), m_timeout);
     form->addRow(tr("Sandbox memory"), m_memory);
@@ -155,6 +159,7 @@ AppSettings SettingsDialog::settings() const
     s.network = m_network->isChecked();
     s.runtime = m_gvisor->isChecked() ? QStringLiteral("runsc") : QString();
     s.fresh = m_fresh->isChecked();
+    s.askFirst = m_askFirst->isChecked();
     return s;
 }
 

@@ -56,6 +56,7 @@ private:
     QCheckBox *m_network = nullptr;
     QCheckBox *m_gvisor = nullptr;
     QCheckBox *m_fresh = nullptr;
+    QCheckBox *m_askFirst = nullptr;
     QLabel *m_status = nullptr;
     ModelCatalog *m_catalog = nullptr;
     KeyStore *m_keys = nullptr;
