@@ -53,6 +53,7 @@ AppSettings AppSettings::load()
     s.toolMode = toolModeFromName(file.value(QStringLiteral("model/toolMode")).toString());
     s.maxTurns = file.value(QStringLiteral("agent/maxTurns"), s.maxTurns).toInt();
     s.askFirst = file.value(QStringLiteral("agent/askFirst"), s.askFirst).toBool();
+    s.tokenBudget = file.value(QStringLiteral("agent/tokenBudget"), s.tokenBudget).toLongLong();
     s.image = file.value(QStringLiteral("sandbox/image"), s.image).toString();
     s.engine = file.value(QStringLiteral("sandbox/engine"), s.engine).toString();
     s.runTimeoutS = file.value(QStringLiteral("sandbox/timeoutS"), s.runTimeoutS).toInt();
@@ -92,6 +93,7 @@ void AppSettings::save() const
     file.setValue(QStringLiteral("model/toolMode"), toolModeName(toolMode));
     file.setValue(QStringLiteral("agent/maxTurns"), maxTurns);
     file.setValue(QStringLiteral("agent/askFirst"), askFirst);
+    file.setValue(QStringLiteral("agent/tokenBudget"), tokenBudget);
     file.setValue(QStringLiteral("sandbox/image"), image);
     file.setValue(QStringLiteral("sandbox/engine"), engine);
     file.setValue(QStringLiteral("sandbox/timeoutS"), runTimeoutS);
@@ -154,6 +156,7 @@ AgentOptions AppSettings::agentOptions() const
     options.maxTurns = maxTurns;
     options.toolMode = toolMode;
     options.askFirst = askFirst;
+    options.tokenBudget = tokenBudget;
     return options;
 }
 

@@ -23,7 +23,8 @@ struct AppSettings
     QString engine = QStringLiteral("docker");
     QString dataDir;
     int maxTurns = 12;
-    bool askFirst = false; // the person approves each piece of code before it runs
+    bool askFirst = false;  // the person approves each piece of code before it runs
+    qint64 tokenBudget = 0; // per run; 0 for none
     int runTimeoutS = 60;
     QString memory = QStringLiteral("1g");
     bool network = false; // off unless a person turns it on

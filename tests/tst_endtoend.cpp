@@ -363,6 +363,24 @@ private Q_SLOTS:
                 != std::string::npos);
     }
 
+    void theTokenBudgetEndsARunThatSpendsTooMuch()
+    {
+        AgentOptions options;
+        options.tokenBudget = 60; // the fake server reports 49 tokens per turn
+        Harness h(options);
+        for (int i = 0; i < 3; ++i)
+            h.server.enqueueToolCall(QStringLiteral("t%1").arg(i),
+                                     QStringLiteral("run_python"),
+                                     "{\"code\": \"print(%1)\"}");
+        QSignalSpy usage(h.agent.get(), &AgentRun::usage);
+        QSignalSpy errors(h.agent.get(), &AgentRun::errorOccurred);
+        QCOMPARE(h.run(QStringLiteral("spend")), QStringLiteral("error"));
+        QCOMPARE(h.server.requests().size(), 2);
+        QCOMPARE(usage.last().at(2).toLongLong(), 98);
+        QCOMPARE(errors.first().at(0).toString(), QStringLiteral("token_budget"));
+        QVERIFY(errors.first().at(1).toString().contains(QStringLiteral("budget of 60")));
+    }
+
     void stoppingMidRunAnswersEveryToolCallAndEndsStopped()
     {
         Harness h;

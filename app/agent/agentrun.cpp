@@ -132,6 +132,7 @@ void AgentRun::start(const QString &prompt)
     m_messages.push_back({{"role", "user"}, {"content", content.toStdString()}});
     Q_EMIT messageAdded(QStringLiteral("user"), content);
     m_running = true;
+    m_tokensUsed = 0;
     m_awaiting.reset();
     m_editNote.clear();
     m_stopAfterStep = false;
@@ -229,6 +230,16 @@ void AgentRun::requestModel()
         finish(QStringLiteral("error"));
         return;
     }
+    if (m_options.tokenBudget > 0 && m_tokensUsed >= m_options.tokenBudget) {
+        Q_EMIT errorOccurred(
+            QStringLiteral("token_budget"),
+            QStringLiteral("Stopped: this run used %1 tokens, over its budget of %2 (raise "
+                           "the token budget in the settings).")
+                .arg(m_tokensUsed)
+                .arg(m_options.tokenBudget));
+        finish(QStringLiteral("error"));
+        return;
+    }
     if (m_turns >= m_options.maxTurns) {
         Q_EMIT errorOccurred(
             QStringLiteral("max_turns"),
@@ -264,8 +275,10 @@ void AgentRun::onCompletion(const ChatCompletion &received)
     if (!m_running)
         return;
     ChatCompletion completion = received;
-    if (completion.promptTokens >= 0 || completion.completionTokens >= 0)
-        Q_EMIT usage(completion.promptTokens, completion.completionTokens);
+    if (completion.promptTokens >= 0 || completion.completionTokens >= 0) {
+        m_tokensUsed += qMax(0, completion.promptTokens) + qMax(0, completion.completionTokens);
+        Q_EMIT usage(completion.promptTokens, completion.completionTokens, m_tokensUsed);
+    }
 
     // A model that printed its tool call as JSON text meant to make it.
     if (completion.toolCalls.isEmpty()) {

@@ -26,7 +26,8 @@ struct AgentOptions
 
     int maxTurns = 12;
     ToolMode toolMode = ToolMode::Auto;
-    bool askFirst = false; // code waits for the person's approve() or reject()
+    bool askFirst = false;  // code waits for the person's approve() or reject()
+    qint64 tokenBudget = 0; // prompt + completion tokens per run; 0 for no limit
     QString systemPrompt = defaultSystemPrompt();
     static QString defaultSystemPrompt();
     static QString codeBlockInstructions();
@@ -79,7 +80,8 @@ Q_SIGNALS:
     void toolOutput(const QString &id, Sandcastle::OutputStream stream, const QString &text);
     void toolResult(const QString &id, const Sandcastle::ExecutionResult &result);
     void messageAdded(const QString &role, const QString &content);
-    void usage(int promptTokens, int completionTokens);
+    // Per model turn, with the run's running total (the budget's counter).
+    void usage(int promptTokens, int completionTokens, qint64 totalTokens);
     void retrying(int attempt, int delayMs, const QString &reason);
     void errorOccurred(const QString &code, const QString &message);
     void finished(const QString &status, int turns);
@@ -122,6 +124,7 @@ private:
     bool m_stopAfterStep = false;
     QStringList m_personNotes;
     int m_identicalErrors = 0;
+    qint64 m_tokensUsed = 0;
     std::string m_lastErrorSignature;
     static constexpr int kMaxIdenticalErrors = 3;
 };

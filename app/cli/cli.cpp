@@ -308,12 +308,14 @@ int runChat(const QStringList &args)
             if (asJson)
                 emitJson({{"type", "message"}, {"role", utf8(role)}, {"content", utf8(content)}});
         });
-    QObject::connect(&agent, &AgentRun::usage, &loop, [&](int promptTokens, int completionTokens) {
-        if (asJson)
-            emitJson({{"type", "usage"},
-                      {"prompt_tokens", promptTokens},
-                      {"completion_tokens", completionTokens}});
-    });
+    QObject::connect(
+        &agent, &AgentRun::usage, &loop, [&](int promptTokens, int completionTokens, qint64 total) {
+            if (asJson)
+                emitJson({{"type", "usage"},
+                          {"prompt_tokens", promptTokens},
+                          {"completion_tokens", completionTokens},
+                          {"run_total_tokens", total}});
+        });
     QObject::connect(
         &agent, &AgentRun::retrying, &loop, [&](int attempt, int delayMs, const QString &reason) {
             if (asJson) {

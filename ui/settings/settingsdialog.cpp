@@ -37,6 +37,7 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
           tr("A fresh container for every run (slower; nothing kept between runs)"), this))
     , m_askFirst(
           new QCheckBox(tr("Ask before running the agent's code (you can edit it first)"), this))
+    , m_tokenBudget(new QSpinBox(this))
     , m_status(new QLabel(this))
     , m_catalog(new ModelCatalog(this))
     , m_keys(new KeyStore(this))
@@ -81,6 +82,10 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_gvisor->setChecked(settings.runtime == QLatin1String("runsc"));
     m_fresh->setChecked(settings.fresh);
     m_askFirst->setChecked(settings.askFirst);
+    m_tokenBudget->setRange(0, 100'000'000);
+    m_tokenBudget->setSingleStep(10'000);
+    m_tokenBudget->setSpecialValueText(tr("no limit"));
+    m_tokenBudget->setValue(int(qMin<qint64>(settings.tokenBudget, 100'000'000)));
     // gVisor is offered only when the daemon has the runtime.
     const ContainerEngine engine(settings.engine);
     const auto runtimes = engine.run(
@@ -101,6 +106,7 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     form->addRow(tr("Tools"), m_toolMode);
     form->addRow(QString(), m_askFirst);
     form->addRow(tr("Turn limit"), m_maxTurns);
+    form->addRow(tr("Token budget per run"), m_tokenBudget);
     form->addRow(tr("Run time limit"), m_timeout);
     form->addRow(tr("Sandbox memory"), m_memory);
     form->addRow(QString(), m_network);
@@ -160,6 +166,7 @@ AppSettings SettingsDialog::settings() const
     s.runtime = m_gvisor->isChecked() ? QStringLiteral("runsc") : QString();
     s.fresh = m_fresh->isChecked();
     s.askFirst = m_askFirst->isChecked();
+    s.tokenBudget = m_tokenBudget->value();
     return s;
 }
 

@@ -57,6 +57,7 @@ private:
     QCheckBox *m_gvisor = nullptr;
     QCheckBox *m_fresh = nullptr;
     QCheckBox *m_askFirst = nullptr;
+    QSpinBox *m_tokenBudget = nullptr;
     QLabel *m_status = nullptr;
     ModelCatalog *m_catalog = nullptr;
     KeyStore *m_keys = nullptr;
