@@ -56,6 +56,7 @@ AppSettings AppSettings::load()
     s.tokenBudget = file.value(QStringLiteral("agent/tokenBudget"), s.tokenBudget).toLongLong();
     s.image = file.value(QStringLiteral("sandbox/image"), s.image).toString();
     s.engine = file.value(QStringLiteral("sandbox/engine"), s.engine).toString();
+    s.engineContext = file.value(QStringLiteral("sandbox/context"), s.engineContext).toString();
     s.runTimeoutS = file.value(QStringLiteral("sandbox/timeoutS"), s.runTimeoutS).toInt();
     s.memory = file.value(QStringLiteral("sandbox/memory"), s.memory).toString();
     s.network = file.value(QStringLiteral("sandbox/network"), s.network).toBool();
@@ -96,6 +97,7 @@ void AppSettings::save() const
     file.setValue(QStringLiteral("agent/tokenBudget"), tokenBudget);
     file.setValue(QStringLiteral("sandbox/image"), image);
     file.setValue(QStringLiteral("sandbox/engine"), engine);
+    file.setValue(QStringLiteral("sandbox/context"), engineContext);
     file.setValue(QStringLiteral("sandbox/timeoutS"), runTimeoutS);
     file.setValue(QStringLiteral("sandbox/memory"), memory);
     file.setValue(QStringLiteral("sandbox/network"), network);
@@ -147,6 +149,7 @@ SandboxConfig AppSettings::sandboxConfig(const QString &conversationId,
     config.network = network;
     config.runtime = runtime;
     config.fresh = fresh;
+    config.context = engineContext;
     return config;
 }
 

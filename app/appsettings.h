@@ -21,6 +21,7 @@ struct AppSettings
     bool apiKeyFromEnvironment = false;
     QString image = QStringLiteral("sandcastle-sandbox:latest");
     QString engine = QStringLiteral("docker");
+    QString engineContext; // docker --context; empty for the default
     QString dataDir;
     int maxTurns = 12;
     bool askFirst = false;  // the person approves each piece of code before it runs

@@ -38,7 +38,7 @@ int main(int argc, char *argv[])
 
     const Sandcastle::AppSettings settings = Sandcastle::AppSettings::load();
     // Containers left behind by a crashed instance are removed before anything starts.
-    Sandcastle::ContainerEngine(settings.engine).reapOrphans();
+    Sandcastle::ContainerEngine(settings.engine, settings.engineContext).reapOrphans();
     Sandcastle::MainWindow window(settings);
     window.show();
     return app.exec();

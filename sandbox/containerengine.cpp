@@ -8,8 +8,9 @@
 
 namespace Sandcastle {
 
-ContainerEngine::ContainerEngine(QString program)
+ContainerEngine::ContainerEngine(QString program, QString context)
     : m_program(std::move(program))
+    , m_context(std::move(context))
 {}
 
 ContainerEngine::Output
@@ -17,7 +18,9 @@ ContainerEngine::run(const QStringList &args, int timeoutMs, const QByteArray &i
 {
     Output out;
     QProcess process;
-    process.start(m_program, args);
+    process.start(m_program,
+                  m_context.isEmpty() ? args
+                                      : QStringList{QStringLiteral("--context"), m_context} + args);
     if (!process.waitForStarted(timeoutMs))
         return out;
     out.started = true;

@@ -13,7 +13,10 @@ namespace Sandcastle {
 class ContainerEngine
 {
 public:
-    explicit ContainerEngine(QString program = QStringLiteral("docker"));
+    // context: docker --context for every call (empty: the default; DOCKER_HOST is honoured
+    // because the environment is passed on).
+    explicit ContainerEngine(QString program = QStringLiteral("docker"),
+                             QString context = QString());
 
     struct Output
     {
@@ -38,6 +41,7 @@ public:
 
 private:
     QString m_program;
+    QString m_context;
 };
 
 } // namespace Sandcastle

@@ -86,6 +86,22 @@ private Q_SLOTS:
         QVERIFY(args.contains(QStringLiteral("sandcastle.conversation=abc")));
     }
 
+    void aContextGoesBeforeEveryCommand()
+    {
+        SandboxConfig config;
+        config.context = QStringLiteral("remote-box");
+        const QStringList args = config.runArguments(QStringLiteral("b"), 1);
+        QCOMPARE(args.mid(0, 3),
+                 (QStringList{QStringLiteral("--context"),
+                              QStringLiteral("remote-box"),
+                              QStringLiteral("run")}));
+        QCOMPARE(config.engineArguments({QStringLiteral("kill"), QStringLiteral("b")}).first(),
+                 QStringLiteral("--context"));
+        config.context.clear();
+        QCOMPARE(config.engineArguments({QStringLiteral("kill")}),
+                 QStringList{QStringLiteral("kill")});
+    }
+
     void environmentChoosesEngineAndImage()
     {
         qputenv("SANDCASTLE_IMAGE", "custom:1");

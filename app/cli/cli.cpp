@@ -221,7 +221,8 @@ int runChat(const QStringList &args)
                                      : settings.workspaceFor(conversationId);
     const bool asJson = parser.isSet(json);
 
-    ContainerEngine(settings.engine).reapOrphans(); // left by a crashed run, if any
+    ContainerEngine(settings.engine, settings.engineContext)
+        .reapOrphans(); // left by a crashed run, if any
     ChatClient client(settings.clientConfig());
     SandboxSession session(settings.sandboxConfig(conversationId, workspaceDir));
     AgentRun agent(&client, &session, settings.agentOptions());
@@ -527,7 +528,7 @@ int runDoctor(const QStringList &args)
            enginePath.isEmpty()
                ? QStringLiteral("'%1' not found (apt-get install docker.io)").arg(settings.engine)
                : QStringLiteral("%1 at %2").arg(settings.engine, enginePath));
-    const ContainerEngine engine(settings.engine);
+    const ContainerEngine engine(settings.engine, settings.engineContext);
     const Result<QString> daemon = enginePath.isEmpty()
                                        ? Result<QString>::failure(QStringLiteral("no engine"))
                                        : engine.checkDaemon();

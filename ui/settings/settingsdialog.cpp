@@ -87,7 +87,7 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_tokenBudget->setSpecialValueText(tr("no limit"));
     m_tokenBudget->setValue(int(qMin<qint64>(settings.tokenBudget, 100'000'000)));
     // gVisor is offered only when the daemon has the runtime.
-    const ContainerEngine engine(settings.engine);
+    const ContainerEngine engine(settings.engine, settings.engineContext);
     const auto runtimes = engine.run(
         {QStringLiteral("info"), QStringLiteral("--format"), QStringLiteral("{{json .Runtimes}}")},
         5000);
