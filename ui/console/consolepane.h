@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ansiparser.h"
+
 #include <sandbox/executionresult.h>
 
 #include <QPlainTextEdit>
@@ -7,7 +9,8 @@
 namespace Sandcastle {
 
 // The console: what the sandboxed code prints, stdout in the normal colour and stderr in
-// red, with a header per run and a footer with its outcome. Bounded: old lines scroll away.
+// red, terminal colours and carriage-return progress lines honoured (AnsiParser), with a
+// header per run and a footer with its outcome. Bounded: old lines scroll away.
 class ConsolePane : public QPlainTextEdit
 {
     Q_OBJECT
@@ -19,8 +22,10 @@ public:
     void endRun(const Sandcastle::ExecutionResult &result);
 
 private:
-    void insert(const QString &text, const QTextCharFormat &format);
+    void insert(const QString &text, const QTextCharFormat &format, bool returnToLineStart = false);
     bool m_atLineStart = true;
+    AnsiParser m_stdoutParser;
+    AnsiParser m_stderrParser;
 };
 
 } // namespace Sandcastle

@@ -1,0 +1,179 @@
+#include "ansiparser.h"
+
+#include <QStringList>
+
+namespace Sandcastle {
+
+namespace {
+
+AnsiParser::Rgb basicColour(int index, bool bright)
+{
+    static const AnsiParser::Rgb normal[8] = {{0, 0, 0},
+                                              {205, 49, 49},
+                                              {13, 188, 121},
+                                              {229, 229, 16},
+                                              {36, 114, 200},
+                                              {188, 63, 188},
+                                              {17, 168, 205},
+                                              {229, 229, 229}};
+    static const AnsiParser::Rgb light[8] = {{102, 102, 102},
+                                             {241, 76, 76},
+                                             {35, 209, 139},
+                                             {245, 245, 67},
+                                             {59, 142, 234},
+                                             {214, 112, 214},
+                                             {41, 184, 219},
+                                             {255, 255, 255}};
+    return bright ? light[index & 7] : normal[index & 7];
+}
+
+AnsiParser::Rgb xterm256(int n)
+{
+    if (n < 8)
+        return basicColour(n, false);
+    if (n < 16)
+        return basicColour(n - 8, true);
+    if (n < 232) {
+        n -= 16;
+        const auto level = [](int v) {
+            return v == 0 ? 0 : 55 + v * 40;
+        };
+        return {level(n / 36), level((n / 6) % 6), level(n % 6)};
+    }
+    const int grey = 8 + (n - 232) * 10;
+    return {grey, grey, grey};
+}
+
+} // namespace
+
+void AnsiParser::applySgr(const QString &params)
+{
+    const QStringList parts
+        = params.isEmpty() ? QStringList{QStringLiteral("0")} : params.split(QLatin1Char(';'));
+    for (qsizetype i = 0; i < parts.size(); ++i) {
+        const int code = parts.at(i).toInt();
+        if (code == 0) {
+            m_style = Style();
+        } else if (code == 1) {
+            m_style.bold = true;
+        } else if (code == 22) {
+            m_style.bold = false;
+        } else if (code >= 30 && code <= 37) {
+            m_style.foreground = basicColour(code - 30, false);
+        } else if (code >= 90 && code <= 97) {
+            m_style.foreground = basicColour(code - 90, true);
+        } else if (code == 39) {
+            m_style.foreground.reset();
+        } else if (code == 38 && i + 1 < parts.size()) {
+            const int mode = parts.at(i + 1).toInt();
+            if (mode == 5 && i + 2 < parts.size()) {
+                m_style.foreground = xterm256(qBound(0, parts.at(i + 2).toInt(), 255));
+                i += 2;
+            } else if (mode == 2 && i + 4 < parts.size()) {
+                m_style.foreground = Rgb{qBound(0, parts.at(i + 2).toInt(), 255),
+                                         qBound(0, parts.at(i + 3).toInt(), 255),
+                                         qBound(0, parts.at(i + 4).toInt(), 255)};
+                i += 4;
+            }
+        } else if (code == 48 && i + 1 < parts.size()) {
+            i += parts.at(i + 1).toInt() == 5   ? 2
+                 : parts.at(i + 1).toInt() == 2 ? 4
+                                                : 1; // backgrounds: skipped
+        }
+    }
+}
+
+void AnsiParser::emitText(QList<Segment> &out, const QString &text)
+{
+    if (text.isEmpty() && !m_pendingReturn)
+        return;
+    if (!out.isEmpty() && !m_pendingReturn && out.last().style == m_style) {
+        out.last().text += text;
+        return;
+    }
+    out.append({text, m_style, m_pendingReturn});
+    m_pendingReturn = false;
+}
+
+QList<AnsiParser::Segment> AnsiParser::feed(const QString &chunk)
+{
+    QList<Segment> out;
+    const QString input = m_pending + chunk;
+    m_pending.clear();
+    QString text;
+    qsizetype i = 0;
+    while (i < input.size()) {
+        const QChar c = input.at(i);
+        if (c == QLatin1Char('\x1b')) {
+            if (i + 1 >= input.size()) {
+                m_pending = input.mid(i);
+                break;
+            }
+            const QChar kind = input.at(i + 1);
+            if (kind == QLatin1Char('[')) {
+                // CSI: parameters, then a final byte in @..~
+                qsizetype j = i + 2;
+                while (j < input.size()
+                       && !(input.at(j).unicode() >= 0x40 && input.at(j).unicode() <= 0x7e))
+                    ++j;
+                if (j >= input.size()) {
+                    if (input.size() - i > 64) { // not a sequence after all: drop the escape
+                        i += 1;
+                        continue;
+                    }
+                    m_pending = input.mid(i);
+                    break;
+                }
+                emitText(out, text);
+                text.clear();
+                if (input.at(j) == QLatin1Char('m'))
+                    applySgr(input.mid(i + 2, j - i - 2));
+                i = j + 1;
+                continue;
+            }
+            if (kind == QLatin1Char(']')) {
+                // OSC (window titles, links): up to BEL or ESC backslash, dropped
+                qsizetype j = i + 2;
+                while (j < input.size() && input.at(j) != QLatin1Char('\x07')
+                       && !(input.at(j) == QLatin1Char('\x1b') && j + 1 < input.size()
+                            && input.at(j + 1) == QLatin1Char('\\')))
+                    ++j;
+                if (j >= input.size()) {
+                    m_pending = input.mid(i);
+                    break;
+                }
+                i = j + (input.at(j) == QLatin1Char('\x07') ? 1 : 2);
+                continue;
+            }
+            i += 2; // a two-character escape: dropped
+            continue;
+        }
+        if (c == QLatin1Char('\r')) {
+            if (i + 1 >= input.size()) {
+                emitText(out, text);
+                text.clear();
+                m_pending = QStringLiteral("\r"); // "\r\n" may be split across chunks
+                break;
+            }
+            if (input.at(i + 1) == QLatin1Char('\n')) {
+                ++i; // CRLF is a newline
+                continue;
+            }
+            emitText(out, text);
+            text.clear();
+            m_pendingReturn = true;
+            ++i;
+            continue;
+        }
+        if (c == QLatin1Char('\b') || c == QLatin1Char('\a')) {
+            ++i;
+            continue;
+        }
+        text += c;
+        ++i;
+    }
+    emitText(out, text);
+    return out;
+}
+
+} // namespace Sandcastle

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace Sandcastle {
+
+// Turns terminal output into styled runs of text: SGR colour and bold (16 colours, 256-colour
+// and true colour), other control sequences dropped, a carriage return reported so a progress
+// bar can redraw its line. Sequences split across chunks are completed by the next chunk. Pure:
+// no widgets, tested on its own; ConsolePane paints what it returns.
+class AnsiParser
+{
+public:
+    struct Rgb
+    {
+        int r = 0, g = 0, b = 0;
+        bool operator==(const Rgb &o) const { return r == o.r && g == o.g && b == o.b; }
+    };
+    struct Style
+    {
+        std::optional<Rgb> foreground;
+        bool bold = false;
+        bool operator==(const Style &o) const
+        {
+            return foreground == o.foreground && bold == o.bold;
+        }
+    };
+    struct Segment
+    {
+        QString text;
+        Style style;
+        bool returnToLineStart = false; // a lone '\r' came before this text
+    };
+
+    QList<Segment> feed(const QString &chunk);
+    const Style &style() const { return m_style; }
+
+private:
+    void applySgr(const QString &params);
+    void emitText(QList<Segment> &out, const QString &text);
+
+    Style m_style;
+    QString m_pending; // an escape sequence not yet complete
+    bool m_pendingReturn = false;
+};
+
+} // namespace Sandcastle
