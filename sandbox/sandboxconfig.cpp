@@ -1,6 +1,7 @@
 #include "sandboxconfig.h"
 
 #include <QDir>
+#include <QRegularExpression>
 
 #include <unistd.h>
 
@@ -16,6 +17,12 @@ SandboxConfig SandboxConfig::fromEnvironment()
     if (!image.isEmpty())
         config.image = image;
     return config;
+}
+
+bool SandboxConfig::isValidMemory(const QString &size)
+{
+    static const QRegularExpression pattern(QStringLiteral("^[0-9]+[bkmgBKMG]?$"));
+    return pattern.match(size).hasMatch();
 }
 
 QString SandboxConfig::containerUser()

@@ -27,6 +27,9 @@ struct SandboxConfig
     qint64 outputHardCapBytes = 64 * 1024 * 1024; // past this the run is stopped
     int interruptGraceMs = 2000;                  // after a timeout's interrupt, before docker kill
 
+    // A memory limit docker accepts: digits with an optional b/k/m/g unit ("512m", "2g").
+    static bool isValidMemory(const QString &size);
+
     // Reads SANDCASTLE_ENGINE and SANDCASTLE_IMAGE over the defaults.
     static SandboxConfig fromEnvironment();
 

@@ -34,7 +34,6 @@ public:
     FilesPane *filesPane() const { return m_files; }
     AgentRun *agent() const { return m_agent; }
     SandboxSession *session() const { return m_session; }
-    QString conversationTitle() const { return m_title; }
 
     void submitPrompt(const QString &text);
     void runEditorCode();

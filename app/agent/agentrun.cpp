@@ -189,11 +189,16 @@ void AgentRun::approve(const QString &code)
             = QStringLiteral("The person edited your code before it ran:\n")
               + unifiedDiff(waiting.code, code, QStringLiteral("yours"), QStringLiteral("ran"));
     }
-    m_activeToolId = waiting.call.id;
-    if (waiting.shell)
-        m_session->runShell(code, waiting.timeoutMs);
+    runCode(waiting.call.id, waiting.shell, code, waiting.timeoutMs);
+}
+
+void AgentRun::runCode(const QString &id, bool shell, const QString &code, int timeoutMs)
+{
+    m_activeToolId = id; // onSessionFinished() answers this call
+    if (shell)
+        m_session->runShell(code, timeoutMs);
     else
-        m_session->runPython(code, waiting.timeoutMs);
+        m_session->runPython(code, timeoutMs);
 }
 
 void AgentRun::reject(const QString &reason)
@@ -377,11 +382,7 @@ void AgentRun::executeNext()
             Q_EMIT approvalRequested(call.id, call.name, tool.code);
             return;
         }
-        m_activeToolId = call.id;
-        if (shell)
-            m_session->runShell(tool.code, tool.timeoutMs);
-        else
-            m_session->runPython(tool.code, tool.timeoutMs);
+        runCode(call.id, shell, tool.code, tool.timeoutMs);
         return;
     }
     case Tools::Call::Kind::WriteFile:

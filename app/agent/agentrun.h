@@ -93,6 +93,7 @@ private:
     void onSessionFinished(const ExecutionResult &result);
     void addToolMessage(const QString &id, const nlohmann::json &content);
     void recordToolResult(const QString &id, const nlohmann::json &result);
+    void runCode(const QString &id, bool shell, const QString &code, int timeoutMs);
     void switchToCodeBlocks();
     void setSystemPrompt();
     void finish(const QString &status);

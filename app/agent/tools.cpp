@@ -33,7 +33,8 @@ QStringList toolNames()
 
 nlohmann::json definitions()
 {
-    return nlohmann::json::array({
+    // The same for every request of every run: built once.
+    static const nlohmann::json tools = nlohmann::json::array({
         function(
             "run_python",
             "Run Python 3 code in a sandboxed, stateful kernel (variables persist between calls). "
@@ -69,6 +70,7 @@ nlohmann::json definitions()
                     {"description", "Folder relative to the workspace (default: all)."}}}},
                  nlohmann::json::array()),
     });
+    return tools;
 }
 
 Result<Call> parseCall(const QString &name, const QString &argumentsJson)

@@ -411,8 +411,7 @@ int runExec(const QStringList &args)
         config.timeoutMs = int(seconds * 1000);
     }
     if (parser.isSet(memory)) {
-        static const QRegularExpression sizePattern(QStringLiteral("^[0-9]+[bkmgBKMG]?$"));
-        if (!sizePattern.match(parser.value(memory)).hasMatch())
+        if (!SandboxConfig::isValidMemory(parser.value(memory)))
             return usageError(QStringLiteral("--memory takes a size such as 512m or 2g"));
         config.memory = parser.value(memory);
     }
@@ -549,10 +548,7 @@ int runDoctor(const QStringList &args)
 
     // The endpoint: any HTTP answer from GET /models means it is reachable.
     QNetworkAccessManager network;
-    QUrl modelsUrl(settings.baseUrl);
-    modelsUrl.setPath(modelsUrl.path().chopped(modelsUrl.path().endsWith(QLatin1Char('/')) ? 1 : 0)
-                      + QStringLiteral("/models"));
-    QNetworkRequest request(modelsUrl);
+    QNetworkRequest request(modelsUrl(QUrl(settings.baseUrl)));
     request.setTransferTimeout(5000);
     if (!settings.apiKey.isEmpty())
         request.setRawHeader("Authorization", "Bearer " + settings.apiKey.toUtf8());

@@ -14,4 +14,14 @@ QUrl chatCompletionsUrl(const QUrl &baseUrl)
     return url;
 }
 
+QUrl modelsUrl(const QUrl &baseUrl)
+{
+    QUrl url = baseUrl;
+    QString path = url.path();
+    while (path.endsWith(QLatin1Char('/')))
+        path.chop(1);
+    url.setPath(path + QStringLiteral("/models"));
+    return url;
+}
+
 } // namespace Sandcastle

@@ -37,6 +37,8 @@ struct ClientConfig
 
 // baseUrl + "/chat/completions", tolerating a trailing slash or a full endpoint URL.
 QUrl chatCompletionsUrl(const QUrl &baseUrl);
+// baseUrl + "/models", tolerating a trailing slash.
+QUrl modelsUrl(const QUrl &baseUrl);
 
 } // namespace Sandcastle
 

@@ -49,12 +49,7 @@ QStringList ModelCatalog::parseModelList(const QByteArray &body, QString *error)
 void ModelCatalog::fetch(const ClientConfig &config, int timeoutMs)
 {
     cancel();
-    QUrl url = config.baseUrl;
-    QString path = url.path();
-    while (path.endsWith(QLatin1Char('/')))
-        path.chop(1);
-    url.setPath(path + QStringLiteral("/models"));
-    QNetworkRequest request(url);
+    QNetworkRequest request(modelsUrl(config.baseUrl));
     request.setTransferTimeout(timeoutMs);
     if (!config.apiKey.isEmpty())
         request.setRawHeader("Authorization", "Bearer " + config.apiKey.toUtf8());

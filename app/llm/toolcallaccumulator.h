@@ -30,7 +30,6 @@ public:
     static QList<ToolCallDelta> deltasFromJson(const nlohmann::json &toolCalls);
     QList<ToolCall> calls() const;
     ToolCall call(int index) const { return m_calls.value(index); }
-    bool isEmpty() const { return m_calls.isEmpty(); }
 
 private:
     QMap<int, ToolCall> m_calls;

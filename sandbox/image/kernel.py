@@ -225,7 +225,7 @@ def main():
     os.dup2(devnull, 0)  # user code reading stdin gets EOF, not the protocol
     os.close(devnull)
 
-    state = {"busy": False, "user_code": False, "child": None, "run_id": 0}
+    state = {"user_code": False, "child": None, "run_id": 0}
 
     def on_sigint(signum, frame):
         # Checked when the signal is handled, not when it was sent: an interrupt that lands
@@ -263,7 +263,6 @@ def main():
         status, error, exit_code = "ok", None, 0
         state["interrupted"] = False
         state["interrupt_at"] = None
-        state["busy"] = True
         try:
             if op == "shell":
                 exit_code = _run_shell(payload, state)
@@ -280,8 +279,6 @@ def main():
                     exec(compiled, user_globals)
                 finally:
                     state["user_code"] = False
-                figures.patch()
-                figures.save_open()
         except SystemExit as exc:
             if exc.code not in (None, 0):
                 status, error = "error", "SystemExit: %s" % (exc.code,)
@@ -294,8 +291,6 @@ def main():
             kind, value, tb = sys.exc_info()
             # Drop the kernel's own frame so the traceback starts in the user's code.
             error = "".join(traceback.format_exception(kind, value, tb.tb_next if tb else None))
-        finally:
-            state["busy"] = False
         try:
             figures.patch()
             figures.save_open()

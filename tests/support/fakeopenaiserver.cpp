@@ -283,7 +283,6 @@ void FakeOpenAiServer::respond(QTcpSocket *socket, const Request &request)
         return;
     }
     m_requests.append(request);
-    Q_EMIT requestReceived(int(m_requests.size()) - 1);
     if (!request.path.endsWith("/chat/completions") || m_script.isEmpty()) {
         const QByteArray body
             = m_script.isEmpty()

@@ -43,7 +43,6 @@ public:
         QByteArray path;
         QMap<QByteArray, QByteArray> headers; // lower-case names
         QByteArray body;
-        QByteArray json() const { return body; }
     };
 
     explicit FakeOpenAiServer(QObject *parent = nullptr);
@@ -80,9 +79,6 @@ public:
     static QByteArray usageChunk();
     static QByteArray
     toolCallChunk(int index, const QString &id, const QString &name, const QString &arguments);
-
-Q_SIGNALS:
-    void requestReceived(int index);
 
 private:
     void onNewConnection();

@@ -3,7 +3,7 @@
 #include <app/keystore.h>
 #include <app/llm/modelcatalog.h>
 #include <app/llm/providers.h>
-#include <sandbox/containerengine.h>
+#include <sandbox/sandboxconfig.h>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -12,8 +12,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProcess>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -86,15 +86,22 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_tokenBudget->setSingleStep(10'000);
     m_tokenBudget->setSpecialValueText(tr("no limit"));
     m_tokenBudget->setValue(int(qMin<qint64>(settings.tokenBudget, 100'000'000)));
-    // gVisor is offered only when the daemon has the runtime.
-    const ContainerEngine engine(settings.engine, settings.engineContext);
-    const auto runtimes = engine.run(
-        {QStringLiteral("info"), QStringLiteral("--format"), QStringLiteral("{{json .Runtimes}}")},
-        5000);
-    const bool hasRunsc = runtimes.exitCode == 0 && runtimes.stdoutData.contains("\"runsc\"");
-    m_gvisor->setEnabled(hasRunsc || m_gvisor->isChecked());
-    if (!m_gvisor->isEnabled())
-        m_gvisor->setToolTip(tr("The Docker daemon has no runsc runtime"));
+    // gVisor is offered only when the daemon has the runtime; asking must not hold the dialog
+    // up, so the box stays off until the answer comes.
+    m_gvisor->setEnabled(m_gvisor->isChecked());
+    auto *probe = new QProcess(this);
+    m_runtimeProbe = probe;
+    connect(probe, &QProcess::finished, this, [this, probe](int exitCode) {
+        probe->deleteLater();
+        const bool hasRunsc = exitCode == 0 && probe->readAllStandardOutput().contains("\"runsc\"");
+        m_gvisor->setEnabled(hasRunsc || m_gvisor->isChecked());
+        m_gvisor->setToolTip(hasRunsc ? QString() : tr("The Docker daemon has no runsc runtime"));
+    });
+    probe->start(settings.engine,
+                 settings.sandboxConfig(QString(), QString())
+                     .engineArguments({QStringLiteral("info"),
+                                       QStringLiteral("--format"),
+                                       QStringLiteral("{{json .Runtimes}}")}));
     m_status->setWordWrap(true);
     m_status->setObjectName(QStringLiteral("settingsStatus"));
 
@@ -143,6 +150,16 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
             });
 }
 
+SettingsDialog::~SettingsDialog()
+{
+    // A QProcess must not be destroyed while its child runs.
+    if (m_runtimeProbe && m_runtimeProbe->state() != QProcess::NotRunning) {
+        m_runtimeProbe->disconnect(this);
+        m_runtimeProbe->kill();
+        m_runtimeProbe->waitForFinished(2000);
+    }
+}
+
 void SettingsDialog::onProviderChanged()
 {
     const ProviderPreset preset = providerById(m_provider->currentData().toString());
@@ -185,8 +202,7 @@ void SettingsDialog::accept()
         m_status->setText(tr("The base URL must start with http:// or https://."));
         return;
     }
-    static const QRegularExpression size(QStringLiteral("^[0-9]+[bkmgBKMG]?$"));
-    if (!size.match(s.memory).hasMatch()) {
+    if (!SandboxConfig::isValidMemory(s.memory)) {
         m_status->setText(tr("The memory limit is a size such as 512m or 2g."));
         return;
     }

@@ -3,6 +3,8 @@
 #include <app/appsettings.h>
 
 #include <QDialog>
+#include <QPointer>
+#include <QProcess>
 
 class QCheckBox;
 class QComboBox;
@@ -23,6 +25,7 @@ class SettingsDialog : public QDialog
     Q_OBJECT
 public:
     explicit SettingsDialog(const AppSettings &settings, QWidget *parent = nullptr);
+    ~SettingsDialog() override;
 
     // The settings as edited (the key included, in memory).
     AppSettings settings() const;
@@ -61,6 +64,7 @@ private:
     QLabel *m_status = nullptr;
     ModelCatalog *m_catalog = nullptr;
     KeyStore *m_keys = nullptr;
+    QPointer<QProcess> m_runtimeProbe;
 };
 
 } // namespace Sandcastle
