@@ -3,6 +3,7 @@
 #include <app/llm/providers.h>
 
 #include <QDir>
+#include <QHostAddress>
 #include <QSettings>
 #include <QStandardPaths>
 
@@ -54,6 +55,11 @@ AppSettings AppSettings::load()
     s.maxTurns = file.value(QStringLiteral("agent/maxTurns"), s.maxTurns).toInt();
     s.askFirst = file.value(QStringLiteral("agent/askFirst"), s.askFirst).toBool();
     s.tokenBudget = file.value(QStringLiteral("agent/tokenBudget"), s.tokenBudget).toLongLong();
+    s.costBudgetUsd = file.value(QStringLiteral("agent/costBudgetUsd"), s.costBudgetUsd).toDouble();
+    s.defaultContextTokens
+        = file.value(QStringLiteral("agent/contextTokens"), s.defaultContextTokens).toLongLong();
+    s.toolOutputLimit
+        = file.value(QStringLiteral("agent/toolOutputLimit"), s.toolOutputLimit).toInt();
     s.image = file.value(QStringLiteral("sandbox/image"), s.image).toString();
     s.engine = file.value(QStringLiteral("sandbox/engine"), s.engine).toString();
     s.engineContext = file.value(QStringLiteral("sandbox/context"), s.engineContext).toString();
@@ -81,6 +87,12 @@ AppSettings AppSettings::load()
         s.maxTurns = 1;
     if (s.runTimeoutS < 1)
         s.runTimeoutS = 60;
+    if (s.costBudgetUsd < 0)
+        s.costBudgetUsd = 0;
+    if (s.defaultContextTokens < 0)
+        s.defaultContextTokens = 0;
+    if (s.toolOutputLimit < 256)
+        s.toolOutputLimit = Tools::kDefaultOutputLimit;
     return s;
 }
 
@@ -95,6 +107,9 @@ void AppSettings::save() const
     file.setValue(QStringLiteral("agent/maxTurns"), maxTurns);
     file.setValue(QStringLiteral("agent/askFirst"), askFirst);
     file.setValue(QStringLiteral("agent/tokenBudget"), tokenBudget);
+    file.setValue(QStringLiteral("agent/costBudgetUsd"), costBudgetUsd);
+    file.setValue(QStringLiteral("agent/contextTokens"), defaultContextTokens);
+    file.setValue(QStringLiteral("agent/toolOutputLimit"), toolOutputLimit);
     file.setValue(QStringLiteral("sandbox/image"), image);
     file.setValue(QStringLiteral("sandbox/engine"), engine);
     file.setValue(QStringLiteral("sandbox/context"), engineContext);
@@ -160,7 +175,30 @@ AgentOptions AppSettings::agentOptions() const
     options.toolMode = toolMode;
     options.askFirst = askFirst;
     options.tokenBudget = tokenBudget;
+    options.costBudgetUsd = costBudgetUsd;
+    options.profile = modelProfile();
+    options.contextTokens
+        = options.profile.contextTokens > 0 ? options.profile.contextTokens : defaultContextTokens;
+    options.outputLimit = toolOutputLimit;
     return options;
+}
+
+ModelProfile AppSettings::modelProfile() const
+{
+    ModelProfiles profiles = ModelProfiles::builtIn();
+    const Result<bool> loaded = profiles.loadFile(ModelProfiles::fileIn(dataDir));
+    if (!loaded)
+        qWarning("%s", qPrintable(loaded.error()));
+    ModelProfile profile = profiles.lookup(model);
+    const QHostAddress host(QUrl(baseUrl).host());
+    const bool local
+        = host.isLoopback()
+          || QUrl(baseUrl).host().compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0;
+    if (!profile.hasPrice() && local) {
+        profile.inputPerMTok = 0;
+        profile.outputPerMTok = 0;
+    }
+    return profile;
 }
 
 } // namespace Sandcastle

@@ -24,8 +24,12 @@ struct AppSettings
     QString engineContext; // docker --context; empty for the default
     QString dataDir;
     int maxTurns = 12;
-    bool askFirst = false;  // the person approves each piece of code before it runs
-    qint64 tokenBudget = 0; // per run; 0 for none
+    bool askFirst = false;    // the person approves each piece of code before it runs
+    qint64 tokenBudget = 0;   // per run; 0 for none
+    double costBudgetUsd = 0; // per run, from the price table (models.json); 0 for none
+    // Fit requests into the model's window (from models.json, else this); 0 to never cut.
+    qint64 defaultContextTokens = 32768;
+    int toolOutputLimit = Tools::kDefaultOutputLimit; // characters of tool output to the model
     int runTimeoutS = 60;
     QString memory = QStringLiteral("1g");
     bool network = false; // off unless a person turns it on
@@ -44,7 +48,10 @@ struct AppSettings
     QString keyAccount() const;
     ClientConfig clientConfig() const;
     SandboxConfig sandboxConfig(const QString &conversationId, const QString &workspace) const;
+    // With the model's price and window from the built-in table and the data folder's
+    // models.json (a model on a loopback server costs nothing unless that file says otherwise).
     AgentOptions agentOptions() const;
+    ModelProfile modelProfile() const;
 
     static QString toolModeName(AgentOptions::ToolMode mode);
     static AgentOptions::ToolMode toolModeFromName(const QString &name);

@@ -109,4 +109,28 @@ int ContainerEngine::reapOrphans() const
     return int(orphans.size());
 }
 
+Result<int> ContainerEngine::removeConversationContainers(const QString &conversationId) const
+{
+    const Output out = run({QStringLiteral("ps"),
+                            QStringLiteral("--all"),
+                            QStringLiteral("--quiet"),
+                            QStringLiteral("--filter"),
+                            QStringLiteral("label=sandcastle.conversation=") + conversationId},
+                           15000);
+    if (!out.started || out.timedOut || out.exitCode != 0)
+        return Result<int>::failure(
+            QStringLiteral("could not list the conversation's containers: %1")
+                .arg(QString::fromUtf8(out.stderrData).trimmed()));
+    const QStringList ids
+        = QString::fromUtf8(out.stdoutData).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    if (ids.isEmpty())
+        return Result<int>::ok(0);
+    const Output removed
+        = run(QStringList{QStringLiteral("rm"), QStringLiteral("--force")} + ids, 30000);
+    if (removed.exitCode != 0)
+        return Result<int>::failure(QStringLiteral("could not remove the container: %1")
+                                        .arg(QString::fromUtf8(removed.stderrData).trimmed()));
+    return Result<int>::ok(int(ids.size()));
+}
+
 } // namespace Sandcastle

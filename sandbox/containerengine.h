@@ -38,6 +38,8 @@ public:
     // Removes containers labelled app=sandcastle whose owning process is gone (after a crash).
     // Returns how many were removed.
     int reapOrphans() const;
+    // Removes every container of one conversation (label sandcastle.conversation=ID).
+    Result<int> removeConversationContainers(const QString &conversationId) const;
 
 private:
     QString m_program;

@@ -22,6 +22,7 @@ struct ExecutionResult
     QStringList files;
     bool truncated = false;
     bool stateLost = false; // the kernel was restarted: variables are gone
+    QString logFile;        // the full output, relative to the workspace (empty if none)
 
     static QString statusName(Status status);
     bool isOk() const { return status == Status::Ok; }

@@ -374,6 +374,7 @@ void SandboxSession::finishRun(ExecutionResult result)
     if (m_spillFd >= 0) {
         ::close(m_spillFd);
         m_spillFd = -1;
+        result.logFile = QStringLiteral(".sandcastle/run-%1.log").arg(m_runId);
     }
     result.durationMs = m_elapsed.isValid() ? m_elapsed.elapsed() : 0;
     result.truncated = result.truncated || m_current.truncated;

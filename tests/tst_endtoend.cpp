@@ -1,6 +1,7 @@
 #include <app/agent/agentrun.h>
 #include <app/llm/chatclient.h>
 #include <sandbox/sandboxsession.h>
+#include <support/agentharness.h>
 #include <support/dockercheck.h>
 #include <support/fakeopenaiserver.h>
 
@@ -13,54 +14,7 @@
 using namespace Sandcastle;
 using Sandcastle::Testing::FakeOpenAiServer;
 
-namespace {
-
-// One conversation wired as the application wires it: fake model, real client, real sandbox.
-struct Harness
-{
-    FakeOpenAiServer server;
-    QTemporaryDir workspace;
-    std::unique_ptr<ChatClient> client;
-    std::unique_ptr<SandboxSession> session;
-    std::unique_ptr<AgentRun> agent;
-
-    explicit Harness(const AgentOptions &options = AgentOptions())
-    {
-        server.listen();
-        ClientConfig clientConfig;
-        clientConfig.baseUrl = QUrl(server.baseUrl());
-        clientConfig.model = QStringLiteral("fake-model");
-        client = std::make_unique<ChatClient>(clientConfig);
-        SandboxConfig sandboxConfig = SandboxConfig::fromEnvironment();
-        sandboxConfig.workspace = workspace.path();
-        session = std::make_unique<SandboxSession>(sandboxConfig);
-        agent = std::make_unique<AgentRun>(client.get(), session.get(), options);
-    }
-
-    // Runs the agent to its end; returns the finished() status, or "no end" on a hang.
-    QString run(const QString &prompt)
-    {
-        QSignalSpy finished(agent.get(), &AgentRun::finished);
-        agent->start(prompt);
-        if (!finished.wait(120000))
-            return QStringLiteral("no end");
-        return finished.first().at(0).toString();
-    }
-
-    nlohmann::json request(int index) const
-    {
-        return nlohmann::json::parse(server.requests().at(index).body.toStdString());
-    }
-
-    // The content of the last message of a request, which is a tool result.
-    nlohmann::json lastToolResult(int requestIndex) const
-    {
-        return nlohmann::json::parse(
-            request(requestIndex)["messages"].back()["content"].get<std::string>(), nullptr, false);
-    }
-};
-
-} // namespace
+using Harness = Sandcastle::Testing::AgentHarness;
 
 // The whole path without a window: prompt -> fake model -> tool call -> real container ->
 // tool result back to the model -> answer.

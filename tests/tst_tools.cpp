@@ -64,7 +64,8 @@ private Q_SLOTS:
         result.status = ExecutionResult::Status::Timeout;
         result.exitCode = 124;
         result.durationMs = 1234;
-        result.stdoutText = QString(20000, QLatin1Char('x'));
+        result.stdoutText = QString(40000, QLatin1Char('x'));
+        result.logFile = QStringLiteral(".sandcastle/run-3.log");
         result.files = {QStringLiteral("out.csv")};
         const nlohmann::json json = Tools::resultJson(result);
         for (const char *key : {"status",
@@ -80,7 +81,32 @@ private Q_SLOTS:
         QCOMPARE(json["exit_code"].get<int>(), 124);
         QCOMPARE(json["files"][0].get<std::string>(), std::string("out.csv"));
         QCOMPARE(json["truncated"].get<bool>(), true);
-        QVERIFY(json["stdout"].get<std::string>().size() < 13000);
+        const size_t sent = json["stdout"].get<std::string>().size();
+        QVERIFY2(sent > 16000 && sent < 16500, std::to_string(sent).c_str());
+        QCOMPARE(json["full_output"].get<std::string>(), std::string(".sandcastle/run-3.log"));
+    }
+
+    void theOutputLimitIsASettingThatKeepsHeadAndTail()
+    {
+        ExecutionResult result;
+        result.stdoutText
+            = QStringLiteral("HEAD") + QString(5000, QLatin1Char('.')) + QStringLiteral("TAIL");
+        result.stderrText = QString(5000, QLatin1Char('e'));
+        const nlohmann::json json = Tools::resultJson(result, 1000);
+        const QString out = QString::fromStdString(json["stdout"].get<std::string>());
+        QVERIFY(out.startsWith(QStringLiteral("HEAD")));
+        QVERIFY(out.endsWith(QStringLiteral("TAIL")));
+        QVERIFY(out.contains(QStringLiteral("characters left out")));
+        QVERIFY(out.size() < 1100);
+        QVERIFY(json["stderr"].get<std::string>().size() < 600);
+        QVERIFY(json["truncated"].get<bool>());
+        QVERIFY(!json.contains("full_output")); // no log to point at
+        // Short output is not touched and not marked.
+        ExecutionResult small;
+        small.stdoutText = QStringLiteral("4\n");
+        const nlohmann::json plain = Tools::resultJson(small, 1000);
+        QCOMPARE(plain["stdout"].get<std::string>(), std::string("4\n"));
+        QVERIFY(!plain["truncated"].get<bool>());
     }
 };
 

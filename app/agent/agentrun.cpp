@@ -1,5 +1,6 @@
 #include "agentrun.h"
 
+#include "contextbudget.h"
 #include "filetools.h"
 #include "textcalls.h"
 #include "tools.h"
@@ -129,10 +130,12 @@ void AgentRun::start(const QString &prompt)
                                                     : m_personNotes.join(QStringLiteral("\n\n"))
                                                           + QStringLiteral("\n\n") + prompt;
     m_personNotes.clear();
-    m_messages.push_back({{"role", "user"}, {"content", content.toStdString()}});
-    Q_EMIT messageAdded(QStringLiteral("user"), content);
     m_running = true;
+    appendMessage({{"role", "user"}, {"content", content.toStdString()}});
     m_tokensUsed = 0;
+    m_promptTokensUsed = 0;
+    m_completionTokensUsed = 0;
+    m_limit.clear();
     m_awaiting.reset();
     m_editNote.clear();
     m_stopAfterStep = false;
@@ -141,6 +144,72 @@ void AgentRun::start(const QString &prompt)
     m_identicalErrors = 0;
     m_lastErrorSignature.clear();
     requestModel();
+}
+
+void AgentRun::loadHistory(const nlohmann::json &messages)
+{
+    if (m_running || !messages.is_array())
+        return;
+    m_messages = nlohmann::json::array();
+    if (!m_options.systemPrompt.isEmpty())
+        m_messages.push_back({{"role", "system"}, {"content", ""}});
+    QStringList unanswered; // tool call ids waiting for their result, in order
+    auto answerTheRest = [&] {
+        for (const QString &id : std::as_const(unanswered))
+            m_messages.push_back(
+                {{"role", "tool"},
+                 {"tool_call_id", id.toStdString()},
+                 {"content",
+                  Tools::errorJson(QStringLiteral("interrupted: Sandcastle was closed before this "
+                                                  "finished; its result is unknown"))
+                      .dump()}});
+        unanswered.clear();
+    };
+    for (const auto &stored : messages) {
+        if (!stored.is_object() || !stored.contains("role") || !stored["role"].is_string())
+            continue;
+        const std::string role = stored["role"].get<std::string>();
+        if (role == "system")
+            continue; // the current system prompt is used
+        nlohmann::json message = stored;
+        message.erase("reasoning");
+        if (role == "tool") {
+            const QString id = QString::fromStdString(message.value("tool_call_id", std::string()));
+            if (!unanswered.removeOne(id))
+                continue; // a result without its call would be refused
+        } else {
+            answerTheRest();
+        }
+        if (role == "assistant" && message.contains("tool_calls")
+            && message["tool_calls"].is_array()) {
+            for (const auto &call : message["tool_calls"]) {
+                unanswered << QString::fromStdString(call.value("id", std::string()));
+                const auto fn = call.find("function");
+                if (fn == call.end() || fn->value("name", std::string()) != "run_python")
+                    continue;
+                const nlohmann::json args
+                    = nlohmann::json::parse(fn->value("arguments", std::string()), nullptr, false);
+                if (args.is_object() && args.contains("code") && args["code"].is_string())
+                    m_lastAgentCode = QString::fromStdString(args["code"].get<std::string>());
+            }
+        }
+        m_messages.push_back(std::move(message));
+    }
+    answerTheRest();
+    setSystemPrompt();
+}
+
+void AgentRun::appendMessage(nlohmann::json message, const QString &reasoning)
+{
+    m_messages.push_back(message);
+    const auto content = message.find("content");
+    const QString text = content != message.end() && content->is_string()
+                             ? QString::fromStdString(content->get<std::string>())
+                             : QString();
+    Q_EMIT messageAdded(QString::fromStdString(message.value("role", std::string())), text);
+    if (!reasoning.isEmpty())
+        message["reasoning"] = reasoning.toStdString();
+    Q_EMIT messageRecorded(message);
 }
 
 void AgentRun::setOptions(const AgentOptions &options)
@@ -152,7 +221,7 @@ void AgentRun::setOptions(const AgentOptions &options)
 
 void AgentRun::notePersonRun(const QString &code, const ExecutionResult &result)
 {
-    const std::string outcome = Tools::resultJson(result).dump();
+    const std::string outcome = Tools::resultJson(result, m_options.outputLimit).dump();
     QString note;
     if (m_lastAgentCode.isEmpty()) {
         note = QStringLiteral(
@@ -195,6 +264,7 @@ void AgentRun::approve(const QString &code)
 void AgentRun::runCode(const QString &id, bool shell, const QString &code, int timeoutMs)
 {
     m_activeToolId = id; // onSessionFinished() answers this call
+    Q_EMIT runStarted(id, shell ? QStringLiteral("shell") : QStringLiteral("python"), code);
     if (shell)
         m_session->runShell(code, timeoutMs);
     else
@@ -226,38 +296,76 @@ void AgentRun::requestModel()
         return;
     }
     if (m_identicalErrors >= kMaxIdenticalErrors) {
-        Q_EMIT errorOccurred(
-            QStringLiteral("repeated_error"),
-            QStringLiteral("Stopped: the last %1 tool results were the same error, so the "
-                           "agent was going round in circles. Change the request or the "
-                           "code and ask again.")
-                .arg(kMaxIdenticalErrors));
-        finish(QStringLiteral("error"));
+        stopAtLimit(QStringLiteral("repeated_error"),
+                    QStringLiteral("error"),
+                    QStringLiteral("Stopped: the last %1 tool results were the same error, so the "
+                                   "agent was going round in circles. Change the request or the "
+                                   "code and ask again.")
+                        .arg(kMaxIdenticalErrors));
         return;
     }
     if (m_options.tokenBudget > 0 && m_tokensUsed >= m_options.tokenBudget) {
-        Q_EMIT errorOccurred(
-            QStringLiteral("token_budget"),
-            QStringLiteral("Stopped: this run used %1 tokens, over its budget of %2 (raise "
-                           "the token budget in the settings).")
-                .arg(m_tokensUsed)
-                .arg(m_options.tokenBudget));
-        finish(QStringLiteral("error"));
+        stopAtLimit(QStringLiteral("token_budget"),
+                    QStringLiteral("error"),
+                    QStringLiteral("Stopped: this run used %1 tokens, over its budget of %2 (raise "
+                                   "the token budget in the settings).")
+                        .arg(m_tokensUsed)
+                        .arg(m_options.tokenBudget));
         return;
     }
+    if (m_options.costBudgetUsd > 0) {
+        if (!m_options.profile.hasPrice()) {
+            stopAtLimit(QStringLiteral("cost_budget"),
+                        QStringLiteral("error"),
+                        QStringLiteral("Stopped: a cost budget is set, but the price of this model "
+                                       "is not known, so the cost cannot be kept under it. Add the "
+                                       "model to models.json in the data folder, or clear the "
+                                       "cost budget."));
+            return;
+        }
+        const double spent = m_options.profile.cost(m_promptTokensUsed, m_completionTokensUsed);
+        if (spent >= m_options.costBudgetUsd) {
+            stopAtLimit(QStringLiteral("cost_budget"),
+                        QStringLiteral("error"),
+                        QStringLiteral("Stopped: this run cost $%1, over its budget of $%2 (raise "
+                                       "the cost budget in the settings).")
+                            .arg(spent, 0, 'f', 4)
+                            .arg(m_options.costBudgetUsd, 0, 'f', 4));
+            return;
+        }
+    }
     if (m_turns >= m_options.maxTurns) {
-        Q_EMIT errorOccurred(
-            QStringLiteral("max_turns"),
-            QStringLiteral("Stopped after %1 model turns without an answer (the turn "
-                           "limit; raise it in the settings or with --max-turns).")
-                .arg(m_options.maxTurns));
-        finish(QStringLiteral("max_turns"));
+        stopAtLimit(QStringLiteral("max_turns"),
+                    QStringLiteral("max_turns"),
+                    QStringLiteral("Stopped after %1 model turns without an answer (the turn "
+                                   "limit; raise it in the settings or with --max-turns).")
+                        .arg(m_options.maxTurns));
         return;
     }
     ++m_turns;
     m_streamingIds.clear();
     m_streamingArgs.clear();
-    m_client->send(m_messages, m_codeBlockMode ? nlohmann::json::array() : Tools::definitions());
+    const nlohmann::json tools = m_codeBlockMode ? nlohmann::json::array() : Tools::definitions();
+    if (m_options.contextTokens <= 0) {
+        m_lastEstimate = 0;
+        m_client->send(m_messages, tools);
+        return;
+    }
+    // Leave a quarter of the window for the tool definitions and the answer.
+    const ContextBudget::Compacted fitted
+        = ContextBudget::compact(m_messages, m_options.contextTokens * 3 / 4, m_tokenRatio);
+    m_lastEstimate = ContextBudget::estimateTokens(fitted.messages);
+    if (fitted.summarisedToolResults + fitted.shortenedToolCalls > 0)
+        Q_EMIT contextCompacted(fitted.summarisedToolResults + fitted.shortenedToolCalls,
+                                fitted.estimatedTokens);
+    m_client->send(fitted.messages, tools);
+}
+
+void AgentRun::stopAtLimit(const QString &limit, const QString &status, const QString &message)
+{
+    m_limit = limit;
+    Q_EMIT errorOccurred(limit, message);
+    finish(status);
 }
 
 void AgentRun::setSystemPrompt()
@@ -281,8 +389,17 @@ void AgentRun::onCompletion(const ChatCompletion &received)
         return;
     ChatCompletion completion = received;
     if (completion.promptTokens >= 0 || completion.completionTokens >= 0) {
-        m_tokensUsed += qMax(0, completion.promptTokens) + qMax(0, completion.completionTokens);
-        Q_EMIT usage(completion.promptTokens, completion.completionTokens, m_tokensUsed);
+        m_promptTokensUsed += qMax(0, completion.promptTokens);
+        m_completionTokensUsed += qMax(0, completion.completionTokens);
+        m_tokensUsed = m_promptTokensUsed + m_completionTokensUsed;
+        // The server counted the request we estimated: learn how far off the estimate is.
+        if (m_lastEstimate > 0 && completion.promptTokens > 0)
+            m_tokenRatio
+                = qBound(0.5, double(completion.promptTokens) / double(m_lastEstimate), 4.0);
+        Q_EMIT usage(completion.promptTokens,
+                     completion.completionTokens,
+                     m_tokensUsed,
+                     m_options.profile.cost(m_promptTokensUsed, m_completionTokensUsed));
     }
 
     // A model that printed its tool call as JSON text meant to make it.
@@ -296,9 +413,8 @@ void AgentRun::onCompletion(const ChatCompletion &received)
         }
     }
     if (m_codeBlockMode) {
-        m_messages.push_back(
-            {{"role", "assistant"}, {"content", completion.content.toStdString()}});
-        Q_EMIT messageAdded(QStringLiteral("assistant"), completion.content);
+        appendMessage({{"role", "assistant"}, {"content", completion.content.toStdString()}},
+                      completion.reasoning);
         const QStringList blocks = extractPythonBlocks(completion.content);
         for (qsizetype i = 0; i < blocks.size(); ++i) {
             const std::string args = nlohmann::json{{"code", blocks.at(i).toStdString()}}.dump();
@@ -333,8 +449,7 @@ void AgentRun::onCompletion(const ChatCompletion &received)
         if (completion.content.isEmpty())
             assistant["content"] = nullptr;
     }
-    m_messages.push_back(assistant);
-    Q_EMIT messageAdded(QStringLiteral("assistant"), completion.content);
+    appendMessage(assistant, completion.reasoning);
     if (completion.toolCalls.isEmpty()) {
         finish(QStringLiteral("answered"));
         return;
@@ -353,8 +468,7 @@ void AgentRun::executeNext()
             const QString content
                 = QStringLiteral("Output of your code:\n") + m_blockResults.join(QLatin1Char('\n'));
             m_blockResults.clear();
-            m_messages.push_back({{"role", "user"}, {"content", content.toStdString()}});
-            Q_EMIT messageAdded(QStringLiteral("user"), content);
+            appendMessage({{"role", "user"}, {"content", content.toStdString()}});
         }
         requestModel();
         return;
@@ -419,7 +533,7 @@ void AgentRun::onSessionFinished(const ExecutionResult &result)
         return; // a run the agent did not start (the person's, from the editor)
     const QString id = std::exchange(m_activeToolId, QString());
     Q_EMIT toolResult(id, result);
-    nlohmann::json json = Tools::resultJson(result);
+    nlohmann::json json = Tools::resultJson(result, m_options.outputLimit);
     if (!m_editNote.isEmpty())
         json["note"] = std::exchange(m_editNote, QString()).toStdString();
     if (std::exchange(m_codeStoppedByPerson, false))
@@ -435,8 +549,7 @@ void AgentRun::addToolMessage(const QString &id, const nlohmann::json &content)
         m_blockResults << QString::fromStdString(text);
         return;
     }
-    m_messages.push_back({{"role", "tool"}, {"tool_call_id", id.toStdString()}, {"content", text}});
-    Q_EMIT messageAdded(QStringLiteral("tool"), QString::fromStdString(text));
+    appendMessage({{"role", "tool"}, {"tool_call_id", id.toStdString()}, {"content", text}});
 }
 
 void AgentRun::stop()
@@ -454,10 +567,9 @@ void AgentRun::stop()
     if (modelWasStreaming) {
         // Keep what the model said before the stop; its unfinished tool calls are dropped.
         const QString partial = m_client->partial().content;
-        if (!partial.isEmpty()) {
-            m_messages.push_back({{"role", "assistant"}, {"content", partial.toStdString()}});
-            Q_EMIT messageAdded(QStringLiteral("assistant"), partial);
-        }
+        if (!partial.isEmpty())
+            appendMessage({{"role", "assistant"}, {"content", partial.toStdString()}},
+                          m_client->partial().reasoning);
     }
     if (!m_activeToolId.isEmpty()) {
         const QString id = m_activeToolId;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <app/agent/modelprofiles.h>
+#include <app/agent/tools.h>
 #include <app/llm/chattypes.h>
 #include <sandbox/executionresult.h>
 
@@ -26,8 +28,12 @@ struct AgentOptions
 
     int maxTurns = 12;
     ToolMode toolMode = ToolMode::Auto;
-    bool askFirst = false;  // code waits for the person's approve() or reject()
-    qint64 tokenBudget = 0; // prompt + completion tokens per run; 0 for no limit
+    bool askFirst = false;    // code waits for the person's approve() or reject()
+    qint64 tokenBudget = 0;   // prompt + completion tokens per run; 0 for no limit
+    double costBudgetUsd = 0; // per run, priced with `profile`; 0 for no limit
+    ModelProfile profile;     // price and context window of the model
+    qint64 contextTokens = 0; // the window to fit requests in; 0 to send everything
+    int outputLimit = Tools::kDefaultOutputLimit; // characters of tool output sent to the model
     QString systemPrompt = defaultSystemPrompt();
     static QString defaultSystemPrompt();
     static QString codeBlockInstructions();
@@ -46,6 +52,10 @@ public:
              QObject *parent = nullptr);
 
     void start(const QString &prompt);
+    // Continues a stored conversation: its messages as the store gives them back (a
+    // "reasoning" field is dropped; tool calls left without a result, as when the app died
+    // during a run, get one saying so, so that strict servers accept the history).
+    void loadHistory(const nlohmann::json &messages);
     // New options take effect with the next start(); the tool mode only if the server has
     // not already been found to lack tool calls.
     void setOptions(const AgentOptions &options);
@@ -67,6 +77,9 @@ public:
     const nlohmann::json &messages() const { return m_messages; }
     int turns() const { return m_turns; }
     bool usesCodeBlocks() const { return m_codeBlockMode; }
+    // Which limit ended the last run ("max_turns", "token_budget", "cost_budget",
+    // "repeated_error"), or empty.
+    QString limitReached() const { return m_limit; }
 
 Q_SIGNALS:
     void textDelta(const QString &text);
@@ -80,8 +93,16 @@ Q_SIGNALS:
     void toolOutput(const QString &id, Sandcastle::OutputStream stream, const QString &text);
     void toolResult(const QString &id, const Sandcastle::ExecutionResult &result);
     void messageAdded(const QString &role, const QString &content);
-    // Per model turn, with the run's running total (the budget's counter).
-    void usage(int promptTokens, int completionTokens, qint64 totalTokens);
+    // The same message whole, as it goes into the history (with "reasoning" when the model
+    // gave some): what the conversation store writes.
+    void messageRecorded(const nlohmann::json &message);
+    // Code of a tool call is about to run in the sandbox (after any approval and edit).
+    void runStarted(const QString &id, const QString &language, const QString &code);
+    // Per model turn, with the run's running totals (the budgets' counters); the cost is
+    // negative when the model's price is not known.
+    void usage(int promptTokens, int completionTokens, qint64 totalTokens, double totalCostUsd);
+    // Older tool output was summarised away so that the request fits the context window.
+    void contextCompacted(int summarisedResults, qint64 estimatedTokens);
     void retrying(int attempt, int delayMs, const QString &reason);
     void errorOccurred(const QString &code, const QString &message);
     void finished(const QString &status, int turns);
@@ -97,6 +118,8 @@ private:
     void switchToCodeBlocks();
     void setSystemPrompt();
     void finish(const QString &status);
+    void stopAtLimit(const QString &limit, const QString &status, const QString &message);
+    void appendMessage(nlohmann::json message, const QString &reasoning = QString());
 
     QPointer<ChatClient> m_client;
     QPointer<SandboxSession> m_session;
@@ -126,6 +149,11 @@ private:
     QStringList m_personNotes;
     int m_identicalErrors = 0;
     qint64 m_tokensUsed = 0;
+    qint64 m_promptTokensUsed = 0;
+    qint64 m_completionTokensUsed = 0;
+    double m_tokenRatio = 1.0; // the server's token count over our estimate
+    qint64 m_lastEstimate = 0;
+    QString m_limit;
     std::string m_lastErrorSignature;
     static constexpr int kMaxIdenticalErrors = 3;
 };

@@ -139,10 +139,11 @@ QString clipMiddle(const QString &text, int maxChars)
            + text.right(keep);
 }
 
-nlohmann::json resultJson(const ExecutionResult &result)
+nlohmann::json resultJson(const ExecutionResult &result, int outputLimit)
 {
-    const QString out = clipMiddle(result.stdoutText, kMaxOutputCharsToModel);
-    const QString err = clipMiddle(result.stderrText, kMaxOutputCharsToModel / 2);
+    const int limit = qMax(256, outputLimit);
+    const QString out = clipMiddle(result.stdoutText, limit);
+    const QString err = clipMiddle(result.stderrText, limit / 2);
     nlohmann::json files = nlohmann::json::array();
     for (const QString &file : result.files)
         files.push_back(file.toStdString());
@@ -151,7 +152,7 @@ nlohmann::json resultJson(const ExecutionResult &result)
         {"exit_code", result.exitCode},
         {"stdout", out.toStdString()},
         {"stderr", err.toStdString()},
-        {"error", clipMiddle(result.error, kMaxOutputCharsToModel / 2).toStdString()},
+        {"error", clipMiddle(result.error, limit / 2).toStdString()},
         {"files", files},
         {"duration_ms", result.durationMs},
         {"truncated",
@@ -160,6 +161,8 @@ nlohmann::json resultJson(const ExecutionResult &result)
     };
     if (result.stateLost)
         json["state_lost"] = true;
+    if (json["truncated"].get<bool>() && !result.logFile.isEmpty())
+        json["full_output"] = result.logFile.toStdString(); // read_file can page through it
     return json;
 }
 

@@ -9,7 +9,9 @@
 
 namespace Sandcastle::Tools {
 
-inline constexpr int kMaxOutputCharsToModel = 12000;
+// The default limit of the output a tool result carries to the model (a setting): stdout is
+// cut to this many characters, stderr and the traceback to half of it each, head and tail kept.
+inline constexpr int kDefaultOutputLimit = 16 * 1024;
 
 // The `tools` array of a Chat Completions request.
 nlohmann::json definitions();
@@ -33,7 +35,7 @@ QStringList toolNames();
 QString clipMiddle(const QString &text, int maxChars);
 
 // The tool message content the model gets back (DESIGN.md §3).
-nlohmann::json resultJson(const ExecutionResult &result);
+nlohmann::json resultJson(const ExecutionResult &result, int outputLimit = kDefaultOutputLimit);
 nlohmann::json errorJson(const QString &message);
 
 } // namespace Sandcastle::Tools

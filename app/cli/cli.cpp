@@ -5,6 +5,10 @@
 #include <app/keystore.h>
 #include <app/llm/chatclient.h>
 #include <app/llm/providers.h>
+#include <app/store/conversationexport.h>
+#include <app/store/conversationmanager.h>
+#include <app/store/conversationrecorder.h>
+#include <app/store/conversationstore.h>
 #include <sandbox/containerengine.h>
 #include <sandbox/resources.h>
 #include <sandbox/sandboxsession.h>
@@ -13,6 +17,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QEventLoop>
 #include <QFile>
@@ -20,6 +25,7 @@
 #include <QNetworkReply>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSaveFile>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -126,8 +132,11 @@ QString usageText()
 {
     return QStringLiteral(
         "usage: sandcastle [--version | --help]\n"
-        "       sandcastle chat --prompt TEXT [--base-url URL] [--model NAME] [--workspace DIR]\n"
-        "                       [--max-turns N] [--json]\n"
+        "       sandcastle chat --prompt TEXT [--conversation ID] [--base-url URL]\n"
+        "                       [--model NAME] [--workspace DIR] [--max-turns N] [--json]\n"
+        "       sandcastle chat --list [--json]\n"
+        "       sandcastle conversations list|search TEXT|show ID|rename ID TITLE|delete ID\n"
+        "       sandcastle conversations export ID (--markdown FILE | --bundle DIR)\n"
         "       sandcastle exec [--fresh] [--timeout S] [--memory SIZE] [--network]\n"
         "                       [--workspace DIR] FILE|-\n"
         "       sandcastle image build\n"
@@ -169,6 +178,47 @@ QString newConversationId()
     return QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
 }
 
+// The conversation store of the data folder, or a message saying why it cannot be used.
+Result<bool> openStore(ConversationStore &store, const AppSettings &settings)
+{
+    const Result<bool> opened = store.open(ConversationStore::defaultPath(settings.dataDir));
+    if (!opened)
+        return Result<bool>::failure(QStringLiteral("the conversation store cannot be used: ")
+                                     + opened.error());
+    return opened;
+}
+
+QString timeText(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+}
+
+int listConversations(const ConversationStore &store, bool asJson)
+{
+    const Result<QList<ConversationInfo>> all = store.list();
+    if (!all) {
+        writeErr(QStringLiteral("sandcastle: ") + all.error() + QLatin1Char('\n'));
+        return kExitFailure;
+    }
+    for (const ConversationInfo &c : all.value()) {
+        if (asJson)
+            emitJson({{"type", "conversation"},
+                      {"id", utf8(c.id)},
+                      {"title", utf8(c.title)},
+                      {"messages", c.messageCount},
+                      {"updated_ms", c.updatedMs},
+                      {"workspace", utf8(c.workspace)}});
+        else
+            writeOut(QStringLiteral("%1  %2  %3 messages  %4\n")
+                         .arg(c.id, timeText(c.updatedMs))
+                         .arg(c.messageCount, 4)
+                         .arg(c.title));
+    }
+    if (!asJson && all.value().isEmpty())
+        writeOut(QStringLiteral("no conversations yet\n"));
+    return kExitOk;
+}
+
 // ---------------------------------------------------------------- chat
 
 int runChat(const QStringList &args)
@@ -186,17 +236,36 @@ int runChat(const QStringList &args)
         QStringLiteral("max-turns"), QStringLiteral("turn limit"), QStringLiteral("N"));
     const QCommandLineOption json(QStringLiteral("json"),
                                   QStringLiteral("one JSON event per line"));
-    parser.addOptions({prompt, baseUrl, model, workspace, maxTurns, json});
+    const QCommandLineOption conversation(QStringLiteral("conversation"),
+                                          QStringLiteral("continue a stored conversation"),
+                                          QStringLiteral("ID"));
+    const QCommandLineOption list(QStringLiteral("list"),
+                                  QStringLiteral("list the stored conversations"));
+    parser.addOptions({prompt, baseUrl, model, workspace, maxTurns, json, conversation, list});
     if (!parseOptions(parser, QStringLiteral("chat"), args))
         return kExitUsage;
     if (!parser.positionalArguments().isEmpty())
         return usageError(QStringLiteral("chat takes no positional arguments: ")
                           + parser.positionalArguments().join(QLatin1Char(' ')));
+    const bool asJson = parser.isSet(json);
+    AppSettings settings = AppSettings::load();
+    ConversationStore store;
+    if (parser.isSet(list)) {
+        const Result<bool> opened = openStore(store, settings);
+        if (!opened) {
+            writeErr(QStringLiteral("sandcastle: ") + opened.error() + QLatin1Char('\n'));
+            return kExitFailure;
+        }
+        return listConversations(store, asJson);
+    }
     const QString promptText = parser.value(prompt);
     if (promptText.trimmed().isEmpty())
         return usageError(QStringLiteral("chat needs --prompt TEXT"));
+    if (parser.isSet(conversation) && parser.isSet(workspace))
+        return usageError(
+            QStringLiteral("--workspace cannot be combined with --conversation (a stored "
+                           "conversation keeps its workspace)"));
 
-    AppSettings settings = AppSettings::load();
     if (parser.isSet(baseUrl)) {
         settings.baseUrl = parser.value(baseUrl);
         settings.provider = providerForUrl(QUrl(settings.baseUrl)).id;
@@ -214,18 +283,61 @@ int runChat(const QStringList &args)
         || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
         return usageError(QStringLiteral("--base-url must be an http(s) URL: ") + settings.baseUrl);
 
+    const Result<bool> opened = openStore(store, settings);
+    if (!opened) {
+        writeErr(QStringLiteral("sandcastle: ") + opened.error() + QLatin1Char('\n'));
+        return kExitFailure;
+    }
+    ConversationInfo info;
+    nlohmann::json history = nlohmann::json::array();
+    if (parser.isSet(conversation)) {
+        const Result<ConversationInfo> found = store.conversation(parser.value(conversation));
+        if (!found)
+            return usageError(found.error()
+                              + QStringLiteral(" (sandcastle chat --list shows them)"));
+        info = found.value();
+        const Result<nlohmann::json> stored = store.messages(info.id);
+        if (!stored) {
+            writeErr(QStringLiteral("sandcastle: ") + stored.error() + QLatin1Char('\n'));
+            return kExitFailure;
+        }
+        history = stored.value();
+    } else {
+        const QString id = newConversationId();
+        const bool chosenWorkspace = parser.isSet(workspace);
+        const Result<ConversationInfo> created
+            = store.create(id,
+                           ConversationManager::titleFromPrompt(promptText),
+                           chosenWorkspace ? QDir(parser.value(workspace)).absolutePath()
+                                           : settings.workspaceFor(id),
+                           !chosenWorkspace);
+        if (!created) {
+            writeErr(QStringLiteral("sandcastle: ") + created.error() + QLatin1Char('\n'));
+            return kExitFailure;
+        }
+        info = created.value();
+    }
+    // What the conversation was had with (never the key).
+    store.setSetting(info.id, QStringLiteral("model"), utf8(settings.model));
+    store.setSetting(info.id, QStringLiteral("base_url"), utf8(settings.baseUrl));
     loadKeyFromKeychain(settings);
-    const QString conversationId = newConversationId();
-    const QString workspaceDir = parser.isSet(workspace)
-                                     ? QDir(parser.value(workspace)).absolutePath()
-                                     : settings.workspaceFor(conversationId);
-    const bool asJson = parser.isSet(json);
+    const QString conversationId = info.id;
+    const QString workspaceDir = info.workspace;
+    if (asJson)
+        emitJson({{"type", "conversation"},
+                  {"id", utf8(info.id)},
+                  {"title", utf8(info.title)},
+                  {"workspace", utf8(info.workspace)},
+                  {"continued", parser.isSet(conversation)}});
 
     ContainerEngine(settings.engine, settings.engineContext)
         .reapOrphans(); // left by a crashed run, if any
     ChatClient client(settings.clientConfig());
     SandboxSession session(settings.sandboxConfig(conversationId, workspaceDir));
     AgentRun agent(&client, &session, settings.agentOptions());
+    agent.loadHistory(history);
+    ConversationRecorder recorder(&store, conversationId);
+    recorder.attach(&agent);
     session.start(); // warm the sandbox while the model thinks
 
     int exitCode = kExitFailure;
@@ -309,13 +421,26 @@ int runChat(const QStringList &args)
             if (asJson)
                 emitJson({{"type", "message"}, {"role", utf8(role)}, {"content", utf8(content)}});
         });
+    QObject::connect(&agent,
+                     &AgentRun::usage,
+                     &loop,
+                     [&](int promptTokens, int completionTokens, qint64 total, double cost) {
+                         if (!asJson)
+                             return;
+                         nlohmann::ordered_json event = {{"type", "usage"},
+                                                         {"prompt_tokens", promptTokens},
+                                                         {"completion_tokens", completionTokens},
+                                                         {"run_total_tokens", total}};
+                         if (cost >= 0)
+                             event["run_cost_usd"] = cost;
+                         emitJson(event);
+                     });
     QObject::connect(
-        &agent, &AgentRun::usage, &loop, [&](int promptTokens, int completionTokens, qint64 total) {
+        &recorder, &ConversationRecorder::errorOccurred, &loop, [&](const QString &message) {
             if (asJson)
-                emitJson({{"type", "usage"},
-                          {"prompt_tokens", promptTokens},
-                          {"completion_tokens", completionTokens},
-                          {"run_total_tokens", total}});
+                emitJson({{"type", "error"}, {"code", "store"}, {"message", utf8(message)}});
+            else
+                writeErr(QStringLiteral("sandcastle: ") + message + QLatin1Char('\n'));
         });
     QObject::connect(
         &agent, &AgentRun::retrying, &loop, [&](int attempt, int delayMs, const QString &reason) {
@@ -340,7 +465,12 @@ int runChat(const QStringList &args)
         });
     QObject::connect(&agent, &AgentRun::finished, &loop, [&](const QString &status, int turns) {
         if (asJson) {
-            emitJson({{"type", "done"}, {"status", utf8(status)}, {"turns", turns}});
+            nlohmann::ordered_json event
+                = {{"type", "done"}, {"status", utf8(status)}, {"turns", turns}};
+            if (!agent.limitReached().isEmpty())
+                event["limit"] = utf8(agent.limitReached());
+            event["conversation"] = utf8(conversationId);
+            emitJson(event);
         } else {
             if (midLine)
                 writeOut(QStringLiteral("\n"));
@@ -349,6 +479,9 @@ int runChat(const QStringList &args)
                     QStringLiteral("sandcastle: the agent ended with status %1 after %2 turns\n")
                         .arg(status)
                         .arg(turns));
+            writeErr(QStringLiteral("sandcastle: saved as conversation %1 (continue with "
+                                    "--conversation %1)\n")
+                         .arg(conversationId));
         }
         exitCode = status == QLatin1String("answered") ? kExitOk : kExitFailure;
         loop.quit();
@@ -359,6 +492,132 @@ int runChat(const QStringList &args)
     loop.exec();
     session.stop();
     return sigint.interrupted() ? 130 : exitCode;
+}
+
+// ---------------------------------------------------------------- conversations
+
+Result<QString> markdownOf(const ConversationStore &store, const QString &id)
+{
+    const Result<ConversationInfo> info = store.conversation(id);
+    const Result<nlohmann::json> messages = store.messages(id);
+    const Result<QList<StoredRun>> runs = store.runs(id);
+    if (!info || !messages || !runs)
+        return Result<QString>::failure(!info       ? info.error()
+                                        : !messages ? messages.error()
+                                                    : runs.error());
+    return Result<QString>::ok(
+        ConversationExport::markdown(info.value(), messages.value(), runs.value()));
+}
+
+int runConversations(const QStringList &args)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption json(QStringLiteral("json"),
+                                  QStringLiteral("one JSON object per line"));
+    const QCommandLineOption markdownFile(
+        QStringLiteral("markdown"), QStringLiteral("export as Markdown"), QStringLiteral("FILE"));
+    const QCommandLineOption bundleDir(QStringLiteral("bundle"),
+                                       QStringLiteral("export as a re-runnable folder"),
+                                       QStringLiteral("DIR"));
+    parser.addOptions({json, markdownFile, bundleDir});
+    if (!parseOptions(parser, QStringLiteral("conversations"), args))
+        return kExitUsage;
+    const QStringList words = parser.positionalArguments();
+    const QString action = words.value(0, QStringLiteral("list"));
+    auto needs = [&](int count, const QString &shape) {
+        if (words.size() == count)
+            return true;
+        usageError(QStringLiteral("conversations ") + shape);
+        return false;
+    };
+    const AppSettings settings = AppSettings::load();
+    ConversationStore store;
+    const Result<bool> opened = openStore(store, settings);
+    if (!opened) {
+        writeErr(QStringLiteral("sandcastle: ") + opened.error() + QLatin1Char('\n'));
+        return kExitFailure;
+    }
+    auto fail = [](const QString &message) {
+        writeErr(QStringLiteral("sandcastle: ") + message + QLatin1Char('\n'));
+        return kExitFailure;
+    };
+    if (action == QLatin1String("list"))
+        return needs(words.isEmpty() ? 0 : 1, QStringLiteral("list"))
+                   ? listConversations(store, parser.isSet(json))
+                   : kExitUsage;
+    if (action == QLatin1String("search")) {
+        if (words.size() < 2)
+            return usageError(QStringLiteral("conversations search TEXT"));
+        const Result<QList<SearchHit>> hits = store.search(words.mid(1).join(QLatin1Char(' ')));
+        if (!hits)
+            return fail(hits.error());
+        for (const SearchHit &hit : hits.value()) {
+            if (parser.isSet(json))
+                emitJson({{"type", "hit"},
+                          {"conversation", utf8(hit.conversationId)},
+                          {"title", utf8(hit.title)},
+                          {"role", utf8(hit.role)},
+                          {"snippet", utf8(hit.snippet)}});
+            else
+                writeOut(
+                    QStringLiteral("%1  %2  (%3) %4\n")
+                        .arg(hit.conversationId, hit.title, hit.role, hit.snippet.simplified()));
+        }
+        return hits.value().isEmpty() ? kExitFailure : kExitOk;
+    }
+    if (action == QLatin1String("show")) {
+        if (!needs(2, QStringLiteral("show ID")))
+            return kExitUsage;
+        const Result<QString> text = markdownOf(store, words.at(1));
+        if (!text)
+            return fail(text.error());
+        writeOut(text.value());
+        return kExitOk;
+    }
+    if (action == QLatin1String("rename")) {
+        if (words.size() < 3)
+            return usageError(QStringLiteral("conversations rename ID TITLE"));
+        const Result<bool> renamed = store.rename(words.at(1), words.mid(2).join(QLatin1Char(' ')));
+        return renamed ? kExitOk : fail(renamed.error());
+    }
+    if (action == QLatin1String("delete")) {
+        if (!needs(2, QStringLiteral("delete ID")))
+            return kExitUsage;
+        const Result<bool> removed
+            = ConversationManager::remove(store,
+                                          ContainerEngine(settings.engine, settings.engineContext),
+                                          settings.dataDir,
+                                          words.at(1));
+        return removed ? kExitOk : fail(removed.error());
+    }
+    if (action == QLatin1String("export")) {
+        if (!needs(2, QStringLiteral("export ID (--markdown FILE | --bundle DIR)")))
+            return kExitUsage;
+        if (parser.isSet(markdownFile) == parser.isSet(bundleDir))
+            return usageError(
+                QStringLiteral("export takes either --markdown FILE or --bundle DIR"));
+        const QString id = words.at(1);
+        if (parser.isSet(bundleDir)) {
+            const Result<QStringList> written
+                = ConversationExport::bundle(store, id, parser.value(bundleDir));
+            if (!written)
+                return fail(written.error());
+            writeOut(QStringLiteral("exported %1 files to %2\n")
+                         .arg(written.value().size())
+                         .arg(parser.value(bundleDir)));
+            return kExitOk;
+        }
+        const Result<QString> text = markdownOf(store, id);
+        if (!text)
+            return fail(text.error());
+        QSaveFile out(parser.value(markdownFile));
+        const QByteArray bytes = text.value().toUtf8();
+        if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size() || !out.commit())
+            return fail(QStringLiteral("could not write %1: %2")
+                            .arg(parser.value(markdownFile), out.errorString()));
+        return kExitOk;
+    }
+    return usageError(QStringLiteral("unknown conversations action: ") + action);
 }
 
 // ---------------------------------------------------------------- exec
@@ -587,6 +846,7 @@ int runDoctor(const QStringList &args)
 bool isCommand(const QString &firstArgument)
 {
     static const QStringList commands{QStringLiteral("chat"),
+                                      QStringLiteral("conversations"),
                                       QStringLiteral("exec"),
                                       QStringLiteral("image"),
                                       QStringLiteral("doctor"),
@@ -617,6 +877,8 @@ int run(const QStringList &args)
         return runChat(rest);
     if (command == QLatin1String("exec"))
         return runExec(rest);
+    if (command == QLatin1String("conversations"))
+        return runConversations(rest);
     if (command == QLatin1String("image"))
         return runImage(rest);
     if (command == QLatin1String("doctor"))

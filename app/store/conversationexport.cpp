@@ -1,0 +1,367 @@
+#include "conversationexport.h"
+
+#include <sandbox/pathguard.h>
+
+#include <QDateTime>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QSaveFile>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace Sandcastle::ConversationExport {
+
+namespace {
+
+QString str(const nlohmann::json &object, const char *key)
+{
+    const auto it = object.find(key);
+    return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
+                                                 : QString();
+}
+
+// A fence longer than any run of backticks inside, so that code cannot end its block early.
+QString fenced(const QString &text, const QString &language = QString())
+{
+    int longest = 0;
+    int run = 0;
+    for (const QChar c : text) {
+        run = c == QLatin1Char('`') ? run + 1 : 0;
+        longest = qMax(longest, run);
+    }
+    const QString fence(qMax(3, longest + 1), QLatin1Char('`'));
+    QString body = text;
+    if (!body.endsWith(QLatin1Char('\n')))
+        body += QLatin1Char('\n');
+    return fence + language + QLatin1Char('\n') + body + fence + QLatin1Char('\n');
+}
+
+QString toolCallMarkdown(const nlohmann::json &call)
+{
+    const nlohmann::json fn = call.value("function", nlohmann::json::object());
+    const QString name = str(fn, "name");
+    const nlohmann::json args
+        = nlohmann::json::parse(fn.value("arguments", std::string()), nullptr, false);
+    if (!args.is_object())
+        return QStringLiteral("**%1** (arguments that were not JSON)\n\n").arg(name)
+               + fenced(str(fn, "arguments"));
+    if (name == QLatin1String("run_python"))
+        return QStringLiteral("**run_python**\n\n")
+               + fenced(str(args, "code"), QStringLiteral("python"));
+    if (name == QLatin1String("run_shell"))
+        return QStringLiteral("**run_shell**\n\n")
+               + fenced(str(args, "command"), QStringLiteral("bash"));
+    if (name == QLatin1String("write_file"))
+        return QStringLiteral("**write_file** `%1`\n\n").arg(str(args, "path"))
+               + fenced(str(args, "content"));
+    if (name == QLatin1String("read_file") || name == QLatin1String("list_files"))
+        return QStringLiteral("**%1** `%2`\n\n").arg(name, str(args, "path"));
+    return QStringLiteral("**%1**\n\n").arg(name)
+           + fenced(QString::fromStdString(args.dump(2)), QStringLiteral("json"));
+}
+
+QString toolResultMarkdown(const QString &content)
+{
+    const nlohmann::json result = nlohmann::json::parse(content.toStdString(), nullptr, false);
+    if (!result.is_object())
+        return QStringLiteral("Result:\n\n") + fenced(content, QStringLiteral("text"));
+    QString out = QStringLiteral("Result: **%1**").arg(str(result, "status"));
+    if (result.contains("exit_code") && result["exit_code"].is_number_integer())
+        out += QStringLiteral(", exit code %1").arg(result["exit_code"].get<int>());
+    if (result.contains("duration_ms") && result["duration_ms"].is_number_integer())
+        out += QStringLiteral(", %1 ms").arg(result["duration_ms"].get<qint64>());
+    out += QStringLiteral("\n\n");
+    QString text = str(result, "stdout");
+    for (const char *key : {"stderr", "error", "content", "summary", "note"}) {
+        const QString more = str(result, key);
+        if (!more.isEmpty())
+            text += (text.isEmpty() || text.endsWith(QLatin1Char('\n')) ? QString()
+                                                                        : QStringLiteral("\n"))
+                    + more;
+    }
+    if (!text.isEmpty())
+        out += fenced(text, QStringLiteral("text"));
+    if (result.contains("files") && result["files"].is_array() && !result["files"].empty()) {
+        QStringList files;
+        for (const auto &f : result["files"])
+            if (f.is_string())
+                files << QStringLiteral("`%1`").arg(QString::fromStdString(f.get<std::string>()));
+        out += QStringLiteral("\nFiles: ") + files.join(QStringLiteral(", ")) + QLatin1Char('\n');
+    }
+    return out;
+}
+
+Result<bool> writeFile(const QString &path, const QByteArray &bytes)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+        return Result<bool>::failure(
+            QStringLiteral("could not write %1: %2").arg(path, file.errorString()));
+    return Result<bool>::ok(true);
+}
+
+// Copies the workspace's regular files through PathGuard: a symlink (to a host file or
+// folder) is never followed, whatever the code in the sandbox planted.
+Result<QStringList> copyWorkspace(const QString &root, const QString &target, QStringList *skipped)
+{
+    QStringList copied;
+    if (root.isEmpty() || !QFileInfo(root).isDir())
+        return Result<QStringList>::ok(copied);
+    QDirIterator it(root,
+                    QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        it.next();
+        const QFileInfo info = it.fileInfo();
+        const QString relative = QDir(root).relativeFilePath(info.filePath());
+        if (relative == QLatin1String(".sandcastle")
+            || relative.startsWith(QLatin1String(".sandcastle/")))
+            continue;
+        if (info.isSymLink()) {
+            *skipped << relative + QStringLiteral(" (a symbolic link)");
+            continue;
+        }
+        if (info.isDir())
+            continue;
+        if (!info.isFile()) {
+            *skipped << relative + QStringLiteral(" (not a regular file)");
+            continue;
+        }
+        const Result<int> fd = PathGuard::openInside(root, relative, O_RDONLY);
+        if (!fd) {
+            *skipped << relative + QStringLiteral(" (") + fd.error() + QLatin1Char(')');
+            continue;
+        }
+        QFile in;
+        const QString destination = target + QLatin1Char('/') + relative;
+        QDir().mkpath(QFileInfo(destination).absolutePath());
+        QFile out(destination);
+        if (!in.open(fd.value(), QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+            ::close(fd.value());
+            *skipped << relative + QStringLiteral(" (unreadable)");
+            continue;
+        }
+        if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            return Result<QStringList>::failure(
+                QStringLiteral("could not write %1: %2").arg(destination, out.errorString()));
+        while (!in.atEnd()) {
+            const QByteArray chunk = in.read(1 << 20);
+            if (chunk.isEmpty() && in.error() != QFileDevice::NoError)
+                break;
+            if (out.write(chunk) != chunk.size())
+                return Result<QStringList>::failure(
+                    QStringLiteral("could not write %1: %2").arg(destination, out.errorString()));
+        }
+        copied << QStringLiteral("workspace/") + relative;
+    }
+    return Result<QStringList>::ok(copied);
+}
+
+QString pythonStringLiteral(const QString &text)
+{
+    // A JSON string is a valid Python string literal.
+    return QString::fromStdString(nlohmann::json(text.toStdString()).dump());
+}
+
+} // namespace
+
+QString
+markdown(const ConversationInfo &info, const nlohmann::json &messages, const QList<StoredRun> &runs)
+{
+    QString out = QStringLiteral("# %1\n\n").arg(info.title);
+    out += QStringLiteral("Sandcastle conversation `%1`, started %2.\n\n")
+               .arg(info.id, QDateTime::fromMSecsSinceEpoch(info.createdMs).toString(Qt::ISODate));
+    for (const auto &m : messages) {
+        const QString role = str(m, "role");
+        const QString content = str(m, "content");
+        if (role == QLatin1String("user")) {
+            out += QStringLiteral("## You\n\n") + content + QStringLiteral("\n\n");
+        } else if (role == QLatin1String("assistant")) {
+            out += QStringLiteral("## Sandcastle\n\n");
+            const QString reasoning = str(m, "reasoning");
+            if (!reasoning.isEmpty())
+                out += QStringLiteral("<details><summary>Reasoning</summary>\n\n") + reasoning
+                       + QStringLiteral("\n\n</details>\n\n");
+            if (!content.isEmpty())
+                out += content + QStringLiteral("\n\n");
+            if (m.contains("tool_calls") && m["tool_calls"].is_array())
+                for (const auto &call : m["tool_calls"])
+                    out += toolCallMarkdown(call) + QLatin1Char('\n');
+        } else if (role == QLatin1String("tool")) {
+            out += toolResultMarkdown(content) + QLatin1Char('\n');
+        }
+    }
+    const qsizetype personRuns = std::count_if(runs.begin(), runs.end(), [](const StoredRun &r) {
+        return r.origin == QLatin1String("person");
+    });
+    if (personRuns > 0) {
+        out += QStringLiteral("## Runs by the person\n\n");
+        for (const StoredRun &run : runs) {
+            if (run.origin != QLatin1String("person"))
+                continue;
+            out += QStringLiteral("Run %1: **%2**, exit code %3\n\n")
+                       .arg(run.id)
+                       .arg(run.status)
+                       .arg(run.exitCode)
+                   + fenced(run.code,
+                            run.language == QLatin1String("shell") ? QStringLiteral("bash")
+                                                                   : QStringLiteral("python"));
+            if (!run.outputTail.isEmpty())
+                out += QLatin1Char('\n') + fenced(run.outputTail, QStringLiteral("text"));
+            out += QLatin1Char('\n');
+        }
+    }
+    return out;
+}
+
+Result<QStringList>
+bundle(const ConversationStore &store, const QString &conversationId, const QString &targetDir)
+{
+    const Result<ConversationInfo> info = store.conversation(conversationId);
+    if (!info)
+        return Result<QStringList>::failure(info.error());
+    const Result<nlohmann::json> messages = store.messages(conversationId);
+    if (!messages)
+        return Result<QStringList>::failure(messages.error());
+    const Result<QList<StoredRun>> runs = store.runs(conversationId);
+    if (!runs)
+        return Result<QStringList>::failure(runs.error());
+
+    QDir dir(targetDir);
+    if (dir.exists() && !dir.isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden))
+        return Result<QStringList>::failure(
+            QStringLiteral("%1 is not empty; choose a new folder for the export").arg(targetDir));
+    if (!QDir().mkpath(targetDir + QStringLiteral("/runs")))
+        return Result<QStringList>::failure(QStringLiteral("could not create %1").arg(targetDir));
+
+    QStringList written;
+    auto write = [&](const QString &relative, const QByteArray &bytes) -> bool {
+        const Result<bool> ok = writeFile(targetDir + QLatin1Char('/') + relative, bytes);
+        if (ok)
+            written << relative;
+        return ok.isOk();
+    };
+    auto failure = [&](const QString &relative) {
+        return Result<QStringList>::failure(
+            QStringLiteral("could not write %1 in %2").arg(relative, targetDir));
+    };
+
+    if (!write(QStringLiteral("transcript.md"),
+               markdown(info.value(), messages.value(), runs.value()).toUtf8()))
+        return failure(QStringLiteral("transcript.md"));
+
+    nlohmann::ordered_json transcript = {{"id", info.value().id.toStdString()},
+                                         {"title", info.value().title.toStdString()},
+                                         {"created_ms", info.value().createdMs},
+                                         {"messages", messages.value()},
+                                         {"runs", nlohmann::ordered_json::array()}};
+    QString replay = QStringLiteral(
+        "# The code of this conversation that ran without an error, in order, as one program.\n"
+        "# The agent's Python kernel kept variables from one run to the next, so the runs\n"
+        "# share one process here too. Re-run it from the export folder with:\n"
+        "#   sandcastle exec --workspace workspace replay.py\n"
+        "import subprocess as _sandcastle_subprocess\n\n");
+    int replayed = 0;
+    int number = 0;
+    for (const StoredRun &run : runs.value()) {
+        ++number;
+        const bool shell = run.language == QLatin1String("shell");
+        const QString stem = QStringLiteral("runs/%1-%2")
+                                 .arg(number, 3, 10, QLatin1Char('0'))
+                                 .arg(shell ? QStringLiteral("shell") : QStringLiteral("python"));
+        const QString codeFile = stem + (shell ? QStringLiteral(".sh") : QStringLiteral(".py"));
+        const QString outputFile
+            = QStringLiteral("runs/%1-output.txt").arg(number, 3, 10, QLatin1Char('0'));
+        if (!write(codeFile, run.code.toUtf8()))
+            return failure(codeFile);
+        const QString header
+            = QStringLiteral("# run %1 by the %2: %3, exit code %4, %5 ms%6\n")
+                  .arg(number)
+                  .arg(run.origin == QLatin1String("person") ? QStringLiteral("person")
+                                                             : QStringLiteral("agent"))
+                  .arg(run.status)
+                  .arg(run.exitCode)
+                  .arg(run.durationMs)
+                  .arg(run.files.isEmpty()
+                           ? QString()
+                           : QStringLiteral(", files: ") + run.files.join(QStringLiteral(", ")));
+        if (!write(outputFile, (header + run.outputTail).toUtf8()))
+            return failure(outputFile);
+        nlohmann::json files = nlohmann::json::array();
+        for (const QString &f : run.files)
+            files.push_back(f.toStdString());
+        transcript["runs"].push_back({{"number", number},
+                                      {"code_file", codeFile.toStdString()},
+                                      {"output_file", outputFile.toStdString()},
+                                      {"language", run.language.toStdString()},
+                                      {"origin", run.origin.toStdString()},
+                                      {"tool_call_id", run.toolCallId.toStdString()},
+                                      {"status", run.status.toStdString()},
+                                      {"exit_code", run.exitCode},
+                                      {"duration_ms", run.durationMs},
+                                      {"files", files}});
+        if (run.status != QLatin1String("ok"))
+            continue;
+        ++replayed;
+        replay += QStringLiteral("# --- run %1 (%2) ---\n").arg(number).arg(codeFile);
+        if (shell) {
+            replay += QStringLiteral("_sandcastle_subprocess.run(%1, shell=True, check=True, "
+                                     "executable=\"/bin/bash\")\n\n")
+                          .arg(pythonStringLiteral(run.code));
+        } else {
+            replay += run.code
+                      + (run.code.endsWith(QLatin1Char('\n')) ? QStringLiteral("\n")
+                                                              : QStringLiteral("\n\n"));
+        }
+    }
+    if (!write(QStringLiteral("transcript.json"),
+               QByteArray::fromStdString(
+                   transcript.dump(2, ' ', false, nlohmann::json::error_handler_t::replace))
+                   + '\n'))
+        return failure(QStringLiteral("transcript.json"));
+    if (!write(QStringLiteral("replay.py"), replay.toUtf8()))
+        return failure(QStringLiteral("replay.py"));
+
+    QStringList skipped;
+    const Result<QStringList> copied
+        = copyWorkspace(info.value().workspace, targetDir + QStringLiteral("/workspace"), &skipped);
+    if (!copied)
+        return Result<QStringList>::failure(copied.error());
+    QDir().mkpath(targetDir + QStringLiteral("/workspace"));
+    written << copied.value();
+
+    QString readme
+        = QStringLiteral("# %1\n\n"
+                         "An export of the Sandcastle conversation `%2`: everything needed to "
+                         "read it and to run its code again.\n\n"
+                         "- `transcript.md`, `transcript.json`: the conversation (messages and "
+                         "runs; no settings and no API key).\n"
+                         "- `runs/`: each run's code as a numbered file, with its output in "
+                         "`NNN-output.txt` (the first line says who ran it and how it ended).\n"
+                         "- `workspace/`: the files of the conversation's workspace as they were "
+                         "at export.\n"
+                         "- `replay.py`: the %3 run(s) that succeeded, in order, as one "
+                         "program.\n\n"
+                         "## Run it again\n\n"
+                         "From this folder, in the same kind of sandbox the agent used:\n\n"
+                         "```sh\n"
+                         "sandcastle exec --workspace workspace replay.py\n"
+                         "```\n\n"
+                         "Its files (charts, tables) appear in `workspace/` again. One run on "
+                         "its own (a run may need variables an earlier run made):\n\n"
+                         "```sh\n"
+                         "sandcastle exec --workspace workspace runs/001-python.py\n"
+                         "```\n")
+              .arg(info.value().title, info.value().id)
+              .arg(replayed);
+    if (!skipped.isEmpty())
+        readme += QStringLiteral("\n## Left out of `workspace/`\n\n- ")
+                  + skipped.join(QStringLiteral("\n- ")) + QLatin1Char('\n');
+    if (!write(QStringLiteral("README.md"), readme.toUtf8()))
+        return failure(QStringLiteral("README.md"));
+    return Result<QStringList>::ok(written);
+}
+
+} // namespace Sandcastle::ConversationExport

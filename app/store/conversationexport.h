@@ -1,0 +1,25 @@
+#pragma once
+
+#include "conversationstore.h"
+
+namespace Sandcastle::ConversationExport {
+
+// The conversation as a Markdown document: the person's and the agent's messages, each tool
+// call with its code, each result with its output. No settings, no key.
+QString markdown(const ConversationInfo &info,
+                 const nlohmann::json &messages,
+                 const QList<StoredRun> &runs);
+
+// A folder that reproduces the conversation's work (it must not exist, or be empty):
+//   README.md        what is here and how to re-run it with `sandcastle exec`
+//   transcript.md    the Markdown above;  transcript.json  messages and runs
+//   runs/NNN-python.py | NNN-shell.sh, NNN-output.txt   every run, numbered, with its output
+//   replay.py        the runs that succeeded, in order, as one program (the kernel kept
+//                    variables from run to run, so they are run in one process here too)
+//   workspace/       the workspace files (symlinks and the logs under .sandcastle are left out;
+//                    nothing outside the workspace is ever read)
+// Returns the list of files written, relative to the folder.
+Result<QStringList>
+bundle(const ConversationStore &store, const QString &conversationId, const QString &targetDir);
+
+} // namespace Sandcastle::ConversationExport

@@ -1,0 +1,57 @@
+#include "conversationmanager.h"
+
+#include <sandbox/containerengine.h>
+
+#include <QDir>
+#include <QFileInfo>
+
+namespace Sandcastle::ConversationManager {
+
+QString titleFromPrompt(const QString &prompt)
+{
+    QString title = prompt.trimmed().section(QLatin1Char('\n'), 0, 0).simplified();
+    if (title.isEmpty())
+        return QStringLiteral("New conversation");
+    constexpr int kMax = 60;
+    if (title.size() > kMax)
+        title = title.left(kMax - 1).trimmed() + QChar(0x2026);
+    return title;
+}
+
+Result<bool> remove(ConversationStore &store,
+                    const ContainerEngine &engine,
+                    const QString &dataDir,
+                    const QString &conversationId)
+{
+    const Result<ConversationInfo> info = store.conversation(conversationId);
+    if (!info)
+        return Result<bool>::failure(info.error());
+    const Result<int> containers = engine.removeConversationContainers(conversationId);
+    if (!containers)
+        return Result<bool>::failure(containers.error() + QStringLiteral("; nothing was deleted"));
+    const Result<bool> rows = store.remove(conversationId);
+    if (!rows)
+        return rows;
+    if (!info.value().ownsWorkspace || info.value().workspace.isEmpty())
+        return Result<bool>::ok(true);
+    // Only ever a folder under the data folder's workspaces, whatever the row says.
+    const QString workspaces = QDir(dataDir + QStringLiteral("/workspaces")).canonicalPath();
+    const QFileInfo workspace(info.value().workspace);
+    if (!workspace.exists())
+        return Result<bool>::ok(true);
+    const QString canonical = workspace.canonicalFilePath();
+    if (workspaces.isEmpty() || workspace.isSymLink()
+        || !canonical.startsWith(workspaces + QLatin1Char('/')))
+        return Result<bool>::failure(
+            QStringLiteral("the conversation was deleted, but its workspace %1 is outside %2 and "
+                           "was left in place")
+                .arg(info.value().workspace, workspaces));
+    if (!QDir(canonical).removeRecursively())
+        return Result<bool>::failure(
+            QStringLiteral("the conversation was deleted, but its workspace %1 could not be "
+                           "removed completely")
+                .arg(canonical));
+    return Result<bool>::ok(true);
+}
+
+} // namespace Sandcastle::ConversationManager

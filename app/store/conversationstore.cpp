@@ -1,0 +1,668 @@
+#include "conversationstore.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QUuid>
+#include <QVariant>
+
+#include <cerrno>
+#include <csignal>
+
+#include <unistd.h>
+
+namespace Sandcastle {
+
+namespace {
+
+qint64 now()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+QString errorText(const QSqlError &error)
+{
+    const QString text = error.text().trimmed();
+    return text.isEmpty() ? QStringLiteral("unknown database error") : text;
+}
+
+template<typename T>
+Result<T> queryFailure(const QSqlQuery &query, const QString &what)
+{
+    return Result<T>::failure(
+        QStringLiteral("could not %1: %2").arg(what, errorText(query.lastError())));
+}
+
+// A null QString binds as SQL NULL; the NOT NULL text columns get '' instead.
+QString text(const QString &value)
+{
+    return value.isNull() ? QStringLiteral("") : value;
+}
+
+bool processIsGone(qint64 pid)
+{
+    return pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH);
+}
+
+QString jsonText(const nlohmann::json &value)
+{
+    return QString::fromStdString(
+        value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+nlohmann::json parseJson(const QString &text)
+{
+    return nlohmann::json::parse(text.toStdString(), nullptr, false);
+}
+
+// What a person types becomes an FTS5 query of quoted words, the last one a prefix: no syntax
+// of theirs (quotes, NEAR, column filters) can make the query invalid.
+QString ftsQuery(const QString &text)
+{
+    QStringList terms;
+    const QStringList words
+        = text.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
+    for (const QString &word : words) {
+        QString quoted = word;
+        quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+        terms << QLatin1Char('"') + quoted + QLatin1Char('"');
+    }
+    if (!terms.isEmpty())
+        terms.last() += QLatin1Char('*');
+    return terms.join(QLatin1Char(' '));
+}
+
+ConversationInfo infoFrom(const QSqlQuery &q)
+{
+    ConversationInfo info;
+    info.id = q.value(0).toString();
+    info.title = q.value(1).toString();
+    info.workspace = q.value(2).toString();
+    info.ownsWorkspace = q.value(3).toBool();
+    info.createdMs = q.value(4).toLongLong();
+    info.updatedMs = q.value(5).toLongLong();
+    info.messageCount = q.value(6).toInt();
+    return info;
+}
+
+const char *const kInfoColumns
+    = "SELECT c.id, c.title, c.workspace, c.owns_workspace, c.created_at, c.updated_at, "
+      "(SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) FROM conversations c ";
+
+} // namespace
+
+QStringList ConversationStore::migration(int fromVersion)
+{
+    switch (fromVersion) {
+    case 0:
+        return {
+            QStringLiteral("CREATE TABLE conversations ("
+                           " id TEXT PRIMARY KEY,"
+                           " title TEXT NOT NULL,"
+                           " workspace TEXT NOT NULL,"
+                           " owns_workspace INTEGER NOT NULL DEFAULT 1,"
+                           " created_at INTEGER NOT NULL,"
+                           " updated_at INTEGER NOT NULL)"),
+            QStringLiteral("CREATE TABLE messages ("
+                           " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+                           " conversation_id TEXT NOT NULL"
+                           "  REFERENCES conversations(id) ON DELETE CASCADE,"
+                           " role TEXT NOT NULL,"
+                           " content TEXT,"
+                           " reasoning TEXT,"
+                           " tool_calls TEXT,"
+                           " tool_call_id TEXT,"
+                           " created_at INTEGER NOT NULL)"),
+            QStringLiteral(
+                "CREATE INDEX messages_by_conversation ON messages(conversation_id, id)"),
+            QStringLiteral("CREATE TABLE runs ("
+                           " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+                           " conversation_id TEXT NOT NULL"
+                           "  REFERENCES conversations(id) ON DELETE CASCADE,"
+                           " tool_call_id TEXT,"
+                           " code TEXT NOT NULL,"
+                           " language TEXT NOT NULL,"
+                           " origin TEXT NOT NULL,"
+                           " status TEXT NOT NULL,"
+                           " exit_code INTEGER NOT NULL DEFAULT 0,"
+                           " duration_ms INTEGER NOT NULL DEFAULT 0,"
+                           " output_tail TEXT NOT NULL DEFAULT '',"
+                           " log_file TEXT NOT NULL DEFAULT '',"
+                           " files TEXT NOT NULL DEFAULT '[]',"
+                           " owner_pid INTEGER NOT NULL,"
+                           " started_at INTEGER NOT NULL,"
+                           " finished_at INTEGER NOT NULL DEFAULT 0)"),
+            QStringLiteral("CREATE INDEX runs_by_conversation ON runs(conversation_id, id)"),
+            QStringLiteral("CREATE TABLE conversation_settings ("
+                           " conversation_id TEXT NOT NULL"
+                           "  REFERENCES conversations(id) ON DELETE CASCADE,"
+                           " key TEXT NOT NULL,"
+                           " value TEXT NOT NULL,"
+                           " PRIMARY KEY (conversation_id, key))"),
+        };
+    case 1:
+        // Full-text search over messages, kept in step by triggers, filled from what is there.
+        return {
+            QStringLiteral("CREATE VIRTUAL TABLE messages_fts USING fts5("
+                           "content, content='messages', content_rowid='id')"),
+            QStringLiteral("CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN"
+                           " INSERT INTO messages_fts(rowid, content)"
+                           " VALUES (new.id, COALESCE(new.content, ''));"
+                           " END"),
+            QStringLiteral("CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN"
+                           " INSERT INTO messages_fts(messages_fts, rowid, content)"
+                           " VALUES ('delete', old.id, COALESCE(old.content, ''));"
+                           " END"),
+            QStringLiteral("CREATE TRIGGER messages_fts_update AFTER UPDATE OF content ON messages"
+                           " BEGIN"
+                           " INSERT INTO messages_fts(messages_fts, rowid, content)"
+                           " VALUES ('delete', old.id, COALESCE(old.content, ''));"
+                           " INSERT INTO messages_fts(rowid, content)"
+                           " VALUES (new.id, COALESCE(new.content, ''));"
+                           " END"),
+            QStringLiteral("INSERT INTO messages_fts(rowid, content)"
+                           " SELECT id, COALESCE(content, '') FROM messages"),
+        };
+    default:
+        return {};
+    }
+}
+
+ConversationStore::ConversationStore()
+    : m_connection(QStringLiteral("store-") + QUuid::createUuid().toString(QUuid::WithoutBraces))
+{}
+
+ConversationStore::~ConversationStore()
+{
+    close();
+}
+
+QString ConversationStore::defaultPath(const QString &dataDir)
+{
+    return dataDir + QStringLiteral("/conversations.sqlite3");
+}
+
+bool ConversationStore::isOpen() const
+{
+    return QSqlDatabase::contains(m_connection)
+           && QSqlDatabase::database(m_connection, false).isOpen();
+}
+
+void ConversationStore::close()
+{
+    if (!QSqlDatabase::contains(m_connection))
+        return;
+    {
+        QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(m_connection);
+}
+
+Result<bool> ConversationStore::open(const QString &path)
+{
+    close();
+    m_path = path;
+    m_interruptedOnOpen = 0;
+    if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE")))
+        return Result<bool>::failure(
+            QStringLiteral("the Qt SQLite driver is missing (install libqt6sql6-sqlite)"));
+    const QFileInfo file(path);
+    if (!QDir().mkpath(file.absolutePath()))
+        return Result<bool>::failure(
+            QStringLiteral("could not create the folder %1").arg(file.absolutePath()));
+    QString error;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
+        db.setDatabaseName(path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+        if (!db.open())
+            error = QStringLiteral("could not open %1: %2").arg(path, errorText(db.lastError()));
+    }
+    // The version first: a newer database is not touched at all (not even switched to WAL).
+    if (error.isEmpty()) {
+        const Result<int> version = schemaVersion();
+        if (!version)
+            error = version.error();
+        else if (version.value() > kSchemaVersion)
+            error
+                = QStringLiteral("%1 was written by a newer Sandcastle (schema %2; this one knows "
+                                 "up to %3); it was left untouched")
+                      .arg(path)
+                      .arg(version.value())
+                      .arg(kSchemaVersion);
+    }
+    // WAL: readers never block the writer, and a commit is one append. FULL: each commit is on
+    // disk (fsync) before it returns, so what was said to be saved survives a power cut too.
+    if (error.isEmpty()) {
+        QSqlQuery q(QSqlDatabase::database(m_connection, false));
+        for (const char *pragma :
+             {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON"}) {
+            if (!q.exec(QString::fromLatin1(pragma))) {
+                error = QStringLiteral("%1 is not a usable Sandcastle database: %2")
+                            .arg(path, errorText(q.lastError()));
+                break;
+            }
+        }
+    }
+    if (error.isEmpty()) {
+        const Result<bool> migrated = migrate();
+        if (!migrated)
+            error = migrated.error();
+    }
+    if (!error.isEmpty()) {
+        close();
+        return Result<bool>::failure(error);
+    }
+    m_interruptedOnOpen = markInterruptedRuns();
+    return Result<bool>::ok(true);
+}
+
+Result<int> ConversationStore::schemaVersion() const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next())
+        return Result<int>::failure(QStringLiteral("%1 is not a usable Sandcastle database: %2")
+                                        .arg(m_path, errorText(q.lastError())));
+    return Result<int>::ok(q.value(0).toInt());
+}
+
+Result<bool> ConversationStore::migrate()
+{
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    QSqlQuery q(db);
+    const Result<int> current = schemaVersion();
+    if (!current)
+        return Result<bool>::failure(current.error());
+    int version = current.value();
+    while (version < kSchemaVersion) {
+        if (!db.transaction())
+            return Result<bool>::failure(QStringLiteral("could not start a migration: ")
+                                         + errorText(db.lastError()));
+        const QStringList steps = migration(version);
+        for (const QString &sql : steps) {
+            if (!q.exec(sql)) {
+                const QString error = errorText(q.lastError());
+                db.rollback();
+                return Result<bool>::failure(
+                    QStringLiteral("could not migrate %1 from schema %2: %3")
+                        .arg(m_path)
+                        .arg(version)
+                        .arg(error));
+            }
+        }
+        if (!q.exec(QStringLiteral("PRAGMA user_version = %1").arg(version + 1)) || !db.commit()) {
+            const QString error = errorText(q.lastError());
+            db.rollback();
+            return Result<bool>::failure(
+                QStringLiteral("could not migrate %1: %2").arg(m_path, error));
+        }
+        ++version;
+    }
+    return Result<bool>::ok(true);
+}
+
+int ConversationStore::markInterruptedRuns()
+{
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("SELECT DISTINCT owner_pid FROM runs WHERE status = 'running'")))
+        return 0;
+    QList<qint64> gone;
+    while (q.next()) {
+        const qint64 pid = q.value(0).toLongLong();
+        if (pid != ::getpid() && processIsGone(pid))
+            gone << pid;
+    }
+    int marked = 0;
+    for (const qint64 pid : gone) {
+        QSqlQuery update(db);
+        update.prepare(QStringLiteral(
+            "UPDATE runs SET status = 'interrupted', finished_at = ?, output_tail = output_tail || "
+            "? WHERE status = 'running' AND owner_pid = ?"));
+        update.addBindValue(now());
+        update.addBindValue(QStringLiteral("[interrupted: Sandcastle stopped while this ran]"));
+        update.addBindValue(pid);
+        if (update.exec())
+            marked += update.numRowsAffected();
+    }
+    return marked;
+}
+
+Result<bool> ConversationStore::touch(const QString &conversationId)
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("UPDATE conversations SET updated_at = ? WHERE id = ?"));
+    q.addBindValue(now());
+    q.addBindValue(conversationId);
+    if (!q.exec())
+        return queryFailure<bool>(q, QStringLiteral("update the conversation"));
+    return Result<bool>::ok(true);
+}
+
+Result<ConversationInfo> ConversationStore::create(const QString &id,
+                                                   const QString &title,
+                                                   const QString &workspace,
+                                                   bool ownsWorkspace)
+{
+    if (!isOpen())
+        return Result<ConversationInfo>::failure(QStringLiteral("the store is not open"));
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("INSERT INTO conversations"
+                             " (id, title, workspace, owns_workspace, created_at, updated_at)"
+                             " VALUES (?, ?, ?, ?, ?, ?)"));
+    const qint64 t = now();
+    q.addBindValue(id);
+    q.addBindValue(text(title));
+    q.addBindValue(text(workspace));
+    q.addBindValue(ownsWorkspace ? 1 : 0);
+    q.addBindValue(t);
+    q.addBindValue(t);
+    if (!q.exec())
+        return queryFailure<ConversationInfo>(q, QStringLiteral("save the new conversation"));
+    return conversation(id);
+}
+
+Result<ConversationInfo> ConversationStore::conversation(const QString &id) const
+{
+    if (!isOpen())
+        return Result<ConversationInfo>::failure(QStringLiteral("the store is not open"));
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QString::fromLatin1(kInfoColumns) + QStringLiteral("WHERE c.id = ?"));
+    q.addBindValue(id);
+    if (!q.exec())
+        return queryFailure<ConversationInfo>(q, QStringLiteral("read the conversation"));
+    if (!q.next())
+        return Result<ConversationInfo>::failure(QStringLiteral("no conversation %1").arg(id));
+    return Result<ConversationInfo>::ok(infoFrom(q));
+}
+
+Result<QList<ConversationInfo>> ConversationStore::list() const
+{
+    if (!isOpen())
+        return Result<QList<ConversationInfo>>::failure(QStringLiteral("the store is not open"));
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    if (!q.exec(QString::fromLatin1(kInfoColumns)
+                + QStringLiteral("ORDER BY c.updated_at DESC, c.rowid DESC")))
+        return queryFailure<QList<ConversationInfo>>(q, QStringLiteral("list the conversations"));
+    QList<ConversationInfo> out;
+    while (q.next())
+        out << infoFrom(q);
+    return Result<QList<ConversationInfo>>::ok(out);
+}
+
+Result<bool> ConversationStore::rename(const QString &id, const QString &title)
+{
+    if (!isOpen())
+        return Result<bool>::failure(QStringLiteral("the store is not open"));
+    if (title.trimmed().isEmpty())
+        return Result<bool>::failure(QStringLiteral("a title cannot be empty"));
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("UPDATE conversations SET title = ?, updated_at = ? WHERE id = ?"));
+    q.addBindValue(text(title.trimmed()));
+    q.addBindValue(now());
+    q.addBindValue(id);
+    if (!q.exec())
+        return queryFailure<bool>(q, QStringLiteral("rename the conversation"));
+    if (q.numRowsAffected() != 1)
+        return Result<bool>::failure(QStringLiteral("no conversation %1").arg(id));
+    return Result<bool>::ok(true);
+}
+
+Result<bool> ConversationStore::remove(const QString &id)
+{
+    if (!isOpen())
+        return Result<bool>::failure(QStringLiteral("the store is not open"));
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("DELETE FROM conversations WHERE id = ?"));
+    q.addBindValue(id);
+    if (!q.exec())
+        return queryFailure<bool>(q, QStringLiteral("delete the conversation"));
+    if (q.numRowsAffected() != 1)
+        return Result<bool>::failure(QStringLiteral("no conversation %1").arg(id));
+    return Result<bool>::ok(true);
+}
+
+Result<qint64> ConversationStore::addMessage(const QString &conversationId,
+                                             const nlohmann::json &message)
+{
+    if (!isOpen())
+        return Result<qint64>::failure(QStringLiteral("the store is not open"));
+    if (!message.is_object() || !message.contains("role") || !message["role"].is_string())
+        return Result<qint64>::failure(QStringLiteral("a message needs a role"));
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    if (!db.transaction())
+        return Result<qint64>::failure(QStringLiteral("could not save the message: ")
+                                       + errorText(db.lastError()));
+    QSqlQuery q(db);
+    q.prepare(
+        QStringLiteral("INSERT INTO messages"
+                       " (conversation_id, role, content, reasoning, tool_calls, tool_call_id,"
+                       "  created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"));
+    auto field = [&](const char *key) {
+        const auto it = message.find(key);
+        return it != message.end() && it->is_string()
+                   ? QVariant(text(QString::fromStdString(it->get<std::string>())))
+                   : QVariant(QMetaType(QMetaType::QString));
+    };
+    q.addBindValue(conversationId);
+    q.addBindValue(QString::fromStdString(message["role"].get<std::string>()));
+    q.addBindValue(field("content"));
+    q.addBindValue(field("reasoning"));
+    const auto calls = message.find("tool_calls");
+    q.addBindValue(calls != message.end() && calls->is_array()
+                       ? QVariant(jsonText(*calls))
+                       : QVariant(QMetaType(QMetaType::QString)));
+    q.addBindValue(field("tool_call_id"));
+    q.addBindValue(now());
+    if (!q.exec()) {
+        const Result<qint64> failure = queryFailure<qint64>(q, QStringLiteral("save the message"));
+        db.rollback();
+        return failure;
+    }
+    const qint64 id = q.lastInsertId().toLongLong();
+    const Result<bool> touched = touch(conversationId);
+    if (!touched || !db.commit()) {
+        const QString error = touched ? errorText(db.lastError()) : touched.error();
+        db.rollback();
+        return Result<qint64>::failure(QStringLiteral("could not save the message: ") + error);
+    }
+    return Result<qint64>::ok(id);
+}
+
+Result<nlohmann::json> ConversationStore::messages(const QString &conversationId) const
+{
+    if (!isOpen())
+        return Result<nlohmann::json>::failure(QStringLiteral("the store is not open"));
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT role, content, reasoning, tool_calls, tool_call_id"
+                             " FROM messages WHERE conversation_id = ? ORDER BY id"));
+    q.addBindValue(conversationId);
+    if (!q.exec())
+        return queryFailure<nlohmann::json>(q, QStringLiteral("read the messages"));
+    nlohmann::json out = nlohmann::json::array();
+    while (q.next()) {
+        nlohmann::json m = {{"role", q.value(0).toString().toStdString()}};
+        m["content"] = q.value(1).isNull() ? nlohmann::json(nullptr)
+                                           : nlohmann::json(q.value(1).toString().toStdString());
+        if (!q.value(2).isNull() && !q.value(2).toString().isEmpty())
+            m["reasoning"] = q.value(2).toString().toStdString();
+        if (!q.value(3).isNull()) {
+            const nlohmann::json calls = parseJson(q.value(3).toString());
+            if (calls.is_array())
+                m["tool_calls"] = calls;
+        }
+        if (!q.value(4).isNull())
+            m["tool_call_id"] = q.value(4).toString().toStdString();
+        out.push_back(std::move(m));
+    }
+    return Result<nlohmann::json>::ok(out);
+}
+
+Result<qint64> ConversationStore::beginRun(const StoredRun &run)
+{
+    if (!isOpen())
+        return Result<qint64>::failure(QStringLiteral("the store is not open"));
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("INSERT INTO runs (conversation_id, tool_call_id, code, language,"
+                             " origin, status, owner_pid, started_at)"
+                             " VALUES (?, ?, ?, ?, ?, 'running', ?, ?)"));
+    q.addBindValue(run.conversationId);
+    q.addBindValue(run.toolCallId);
+    q.addBindValue(text(run.code));
+    q.addBindValue(text(run.language));
+    q.addBindValue(text(run.origin));
+    q.addBindValue(qint64(::getpid()));
+    q.addBindValue(now());
+    if (!q.exec())
+        return queryFailure<qint64>(q, QStringLiteral("save the run"));
+    return Result<qint64>::ok(q.lastInsertId().toLongLong());
+}
+
+Result<bool> ConversationStore::finishRun(qint64 runId, const ExecutionResult &result)
+{
+    if (!isOpen())
+        return Result<bool>::failure(QStringLiteral("the store is not open"));
+    QString tail = result.stdoutText;
+    if (!result.stderrText.isEmpty())
+        tail += (tail.isEmpty() || tail.endsWith(QLatin1Char('\n')) ? QString()
+                                                                    : QStringLiteral("\n"))
+                + result.stderrText;
+    if (!result.error.isEmpty())
+        tail += (tail.isEmpty() || tail.endsWith(QLatin1Char('\n')) ? QString()
+                                                                    : QStringLiteral("\n"))
+                + result.error;
+    if (tail.size() > kOutputTailChars)
+        tail = QStringLiteral("[...]\n") + tail.right(kOutputTailChars);
+    nlohmann::json files = nlohmann::json::array();
+    for (const QString &f : result.files)
+        files.push_back(f.toStdString());
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("UPDATE runs SET status = ?, exit_code = ?, duration_ms = ?,"
+                             " output_tail = ?, log_file = ?, files = ?, finished_at = ?"
+                             " WHERE id = ?"));
+    q.addBindValue(ExecutionResult::statusName(result.status));
+    q.addBindValue(result.exitCode);
+    q.addBindValue(result.durationMs);
+    q.addBindValue(text(tail));
+    q.addBindValue(text(result.logFile));
+    q.addBindValue(jsonText(files));
+    q.addBindValue(now());
+    q.addBindValue(runId);
+    if (!q.exec())
+        return queryFailure<bool>(q, QStringLiteral("save the run's result"));
+    return Result<bool>::ok(true);
+}
+
+Result<QList<StoredRun>> ConversationStore::runs(const QString &conversationId) const
+{
+    if (!isOpen())
+        return Result<QList<StoredRun>>::failure(QStringLiteral("the store is not open"));
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT id, tool_call_id, code, language, origin, status, exit_code,"
+                             " duration_ms, output_tail, log_file, files, started_at, finished_at"
+                             " FROM runs WHERE conversation_id = ? ORDER BY id"));
+    q.addBindValue(conversationId);
+    if (!q.exec())
+        return queryFailure<QList<StoredRun>>(q, QStringLiteral("read the runs"));
+    QList<StoredRun> out;
+    while (q.next()) {
+        StoredRun run;
+        run.id = q.value(0).toLongLong();
+        run.conversationId = conversationId;
+        run.toolCallId = q.value(1).toString();
+        run.code = q.value(2).toString();
+        run.language = q.value(3).toString();
+        run.origin = q.value(4).toString();
+        run.status = q.value(5).toString();
+        run.exitCode = q.value(6).toInt();
+        run.durationMs = q.value(7).toLongLong();
+        run.outputTail = q.value(8).toString();
+        run.logFile = q.value(9).toString();
+        const nlohmann::json files = parseJson(q.value(10).toString());
+        if (files.is_array()) {
+            for (const auto &f : files)
+                if (f.is_string())
+                    run.files << QString::fromStdString(f.get<std::string>());
+        }
+        run.startedMs = q.value(11).toLongLong();
+        run.finishedMs = q.value(12).toLongLong();
+        out << run;
+    }
+    return Result<QList<StoredRun>>::ok(out);
+}
+
+Result<bool> ConversationStore::setSetting(const QString &conversationId,
+                                           const QString &key,
+                                           const nlohmann::json &value)
+{
+    if (!isOpen())
+        return Result<bool>::failure(QStringLiteral("the store is not open"));
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("INSERT INTO conversation_settings (conversation_id, key, value)"
+                             " VALUES (?, ?, ?) ON CONFLICT(conversation_id, key)"
+                             " DO UPDATE SET value = excluded.value"));
+    q.addBindValue(conversationId);
+    q.addBindValue(key);
+    q.addBindValue(jsonText(value));
+    if (!q.exec())
+        return queryFailure<bool>(q, QStringLiteral("save the setting"));
+    return Result<bool>::ok(true);
+}
+
+Result<nlohmann::json> ConversationStore::settings(const QString &conversationId) const
+{
+    if (!isOpen())
+        return Result<nlohmann::json>::failure(QStringLiteral("the store is not open"));
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral(
+        "SELECT key, value FROM conversation_settings WHERE conversation_id = ? ORDER BY key"));
+    q.addBindValue(conversationId);
+    if (!q.exec())
+        return queryFailure<nlohmann::json>(q, QStringLiteral("read the settings"));
+    nlohmann::json out = nlohmann::json::object();
+    while (q.next()) {
+        const nlohmann::json value = parseJson(q.value(1).toString());
+        if (!value.is_discarded())
+            out[q.value(0).toString().toStdString()] = value;
+    }
+    return Result<nlohmann::json>::ok(out);
+}
+
+Result<QList<SearchHit>> ConversationStore::search(const QString &text, int limit) const
+{
+    if (!isOpen())
+        return Result<QList<SearchHit>>::failure(QStringLiteral("the store is not open"));
+    const QString query = ftsQuery(text);
+    if (query.isEmpty())
+        return Result<QList<SearchHit>>::ok({});
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("SELECT m.conversation_id, c.title, m.id, m.role,"
+                             " snippet(messages_fts, 0, '[', ']', '...', 12)"
+                             " FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid"
+                             " JOIN conversations c ON c.id = m.conversation_id"
+                             " WHERE messages_fts MATCH ? ORDER BY rank LIMIT ?"));
+    q.addBindValue(query);
+    q.addBindValue(qMax(1, limit));
+    if (!q.exec())
+        return queryFailure<QList<SearchHit>>(q, QStringLiteral("search"));
+    QList<SearchHit> out;
+    while (q.next()) {
+        SearchHit hit;
+        hit.conversationId = q.value(0).toString();
+        hit.title = q.value(1).toString();
+        hit.messageId = q.value(2).toLongLong();
+        hit.role = q.value(3).toString();
+        hit.snippet = q.value(4).toString();
+        out << hit;
+    }
+    return Result<QList<SearchHit>>::ok(out);
+}
+
+} // namespace Sandcastle

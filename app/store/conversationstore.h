@@ -1,0 +1,118 @@
+#pragma once
+
+#include <sandbox/executionresult.h>
+#include <sandbox/result.h>
+
+#include <nlohmann/json.hpp>
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace Sandcastle {
+
+struct ConversationInfo
+{
+    QString id;
+    QString title;
+    QString workspace;
+    bool ownsWorkspace = true; // made for it under the data folder (deleted with it)
+    qint64 createdMs = 0;
+    qint64 updatedMs = 0;
+    int messageCount = 0;
+};
+
+struct StoredRun
+{
+    qint64 id = 0;
+    QString conversationId;
+    QString toolCallId; // empty for the person's runs
+    QString code;
+    QString language = QStringLiteral("python"); // or "shell"
+    QString origin = QStringLiteral("agent");    // or "person"
+    QString status = QStringLiteral("running");  // a result status, or "interrupted"
+    int exitCode = 0;
+    qint64 durationMs = 0;
+    QString outputTail;
+    QString logFile; // relative to the workspace
+    QStringList files;
+    qint64 startedMs = 0;
+    qint64 finishedMs = 0;
+};
+
+struct SearchHit
+{
+    QString conversationId;
+    QString title;
+    qint64 messageId = 0;
+    QString role;
+    QString snippet; // the match in [brackets]
+};
+
+// Every conversation on disk: one SQLite database (WAL) in the data folder. Each item is
+// written, committed, when it completes, so a crash loses at most what was still streaming; a
+// run that was going when its process died is marked `interrupted` the next time the store
+// opens. The schema is versioned (PRAGMA user_version) and migrated forward on open; a database
+// from a newer Sandcastle is refused rather than touched. Messages are searchable with FTS5.
+// No method throws; failures (disk full, locked, corrupt) come back as messages.
+class ConversationStore
+{
+public:
+    static constexpr int kSchemaVersion = 2;
+    // Migration N takes the schema from version N to N + 1 (exposed for the migration test).
+    static QStringList migration(int fromVersion);
+
+    ConversationStore();
+    ~ConversationStore();
+    ConversationStore(const ConversationStore &) = delete;
+    ConversationStore &operator=(const ConversationStore &) = delete;
+
+    // The default file in a data folder.
+    static QString defaultPath(const QString &dataDir);
+    Result<bool> open(const QString &path);
+    bool isOpen() const;
+    void close();
+    QString path() const { return m_path; }
+    // Runs found `running` on open whose process is gone, now marked `interrupted`.
+    int interruptedOnOpen() const { return m_interruptedOnOpen; }
+
+    Result<ConversationInfo>
+    create(const QString &id, const QString &title, const QString &workspace, bool ownsWorkspace);
+    Result<ConversationInfo> conversation(const QString &id) const;
+    // Newest first.
+    Result<QList<ConversationInfo>> list() const;
+    Result<bool> rename(const QString &id, const QString &title);
+    // The rows only; ConversationManager also removes the workspace and the container.
+    Result<bool> remove(const QString &id);
+
+    // A Chat Completions message (role, content, tool_calls, tool_call_id), plus an optional
+    // "reasoning" string kept beside it.
+    Result<qint64> addMessage(const QString &conversationId, const nlohmann::json &message);
+    // In order, in the same shape.
+    Result<nlohmann::json> messages(const QString &conversationId) const;
+
+    Result<qint64> beginRun(const StoredRun &run);
+    Result<bool> finishRun(qint64 runId, const ExecutionResult &result);
+    Result<QList<StoredRun>> runs(const QString &conversationId) const;
+
+    Result<bool>
+    setSetting(const QString &conversationId, const QString &key, const nlohmann::json &value);
+    Result<nlohmann::json> settings(const QString &conversationId) const; // an object
+
+    // Full-text search over every message; words are matched as prefixes, all must occur.
+    Result<QList<SearchHit>> search(const QString &text, int limit = 50) const;
+
+    static constexpr int kOutputTailChars = 4000;
+
+private:
+    Result<bool> migrate();
+    Result<int> schemaVersion() const;
+    int markInterruptedRuns();
+    Result<bool> touch(const QString &conversationId);
+
+    QString m_connection;
+    QString m_path;
+    int m_interruptedOnOpen = 0;
+};
+
+} // namespace Sandcastle

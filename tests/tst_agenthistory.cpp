@@ -1,0 +1,280 @@
+#include <app/agent/agentrun.h>
+#include <app/agent/contextbudget.h>
+#include <app/agent/modelprofiles.h>
+#include <app/llm/chatclient.h>
+#include <app/store/conversationrecorder.h>
+#include <app/store/conversationstore.h>
+#include <sandbox/sandboxsession.h>
+#include <support/agentharness.h>
+#include <support/fakeopenaiserver.h>
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+using namespace Sandcastle;
+using Sandcastle::Testing::FakeOpenAiServer;
+
+namespace {
+
+// The agent with a fake model and a sandbox that is never started: the host-side file tools
+// need no container, so everything here runs without Docker.
+struct Harness : Sandcastle::Testing::AgentHarness
+{
+    explicit Harness(const AgentOptions &options = AgentOptions())
+        : AgentHarness(options, SandboxConfig())
+    {}
+    QString run(const QString &prompt) { return AgentHarness::run(prompt, 30000); }
+};
+
+nlohmann::json toolCallMessage(const std::string &id, const std::string &code)
+{
+    return {{"role", "assistant"},
+            {"content", nullptr},
+            {"tool_calls",
+             nlohmann::json::array({{{"id", id},
+                                     {"type", "function"},
+                                     {"function",
+                                      {{"name", "run_python"},
+                                       {"arguments", nlohmann::json{{"code", code}}.dump()}}}}})}};
+}
+
+nlohmann::json toolResultMessage(const std::string &id, const std::string &stdoutText)
+{
+    return {{"role", "tool"},
+            {"tool_call_id", id},
+            {"content",
+             nlohmann::json{{"status", "ok"}, {"exit_code", 0}, {"stdout", stdoutText}}.dump()}};
+}
+
+} // namespace
+
+class TestAgentHistory : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void modelPricesAreFoundByNameSnapshotAndRouterPrefix()
+    {
+        const ModelProfiles table = ModelProfiles::builtIn();
+        QVERIFY(table.lookup(QStringLiteral("gpt-4o-mini")).hasPrice());
+        QCOMPARE(table.lookup(QStringLiteral("gpt-4o-mini-2024-07-18")).inputPerMTok, 0.15);
+        QCOMPARE(table.lookup(QStringLiteral("gpt-4o-2024-08-06")).inputPerMTok, 2.50);
+        QCOMPARE(table.lookup(QStringLiteral("openai/gpt-4.1-mini")).outputPerMTok, 1.60);
+        QVERIFY(!table.lookup(QStringLiteral("gpt-4oxyz")).hasPrice());
+        QVERIFY(!table.lookup(QStringLiteral("llama3.2")).hasPrice());
+        const ModelProfile mini = table.lookup(QStringLiteral("gpt-4o-mini"));
+        QCOMPARE(mini.cost(1000000, 1000000), 0.75);
+        QCOMPARE(ModelProfile().cost(10, 10), -1.0);
+    }
+
+    void thePriceTableFileOverridesAndExtendsTheBuiltIns()
+    {
+        QTemporaryDir dir;
+        const QString path = ModelProfiles::fileIn(dir.path());
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"gpt-4o-mini": {"input_per_mtok": 1}, "local-llm": {"input_per_mtok": 0,
+                      "output_per_mtok": 0, "context_tokens": 8192}})");
+        file.close();
+        ModelProfiles table = ModelProfiles::builtIn();
+        QVERIFY(table.loadFile(path));
+        QCOMPARE(table.lookup(QStringLiteral("gpt-4o-mini")).inputPerMTok, 1.0);
+        QCOMPARE(table.lookup(QStringLiteral("gpt-4o-mini")).outputPerMTok, 0.60); // kept
+        QCOMPARE(table.lookup(QStringLiteral("local-llm")).contextTokens, 8192);
+        QCOMPARE(table.lookup(QStringLiteral("local-llm")).cost(5000, 5000), 0.0);
+
+        // Saved and read back, the same.
+        const QString copy = dir.filePath(QStringLiteral("copy.json"));
+        QVERIFY(table.saveFile(copy));
+        ModelProfiles again;
+        QVERIFY(again.loadFile(copy));
+        QCOMPARE(again.lookup(QStringLiteral("local-llm")).contextTokens, 8192);
+        QCOMPARE(again.lookup(QStringLiteral("gpt-4o-mini")).inputPerMTok, 1.0);
+
+        // A broken file is reported and changes nothing.
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write("{\"a\": 3, ");
+        file.close();
+        ModelProfiles fresh = ModelProfiles::builtIn();
+        const Result<bool> loaded = fresh.loadFile(path);
+        QVERIFY(!loaded);
+        QVERIFY(loaded.error().contains(path));
+        QCOMPARE(fresh.lookup(QStringLiteral("gpt-4o-mini")).inputPerMTok, 0.15);
+        QVERIFY(ModelProfiles::builtIn().loadFile(dir.filePath(QStringLiteral("none.json"))));
+    }
+
+    void withinTheWindowNothingIsTouched()
+    {
+        const nlohmann::json messages
+            = nlohmann::json::array({{{"role", "system"}, {"content", "sys"}},
+                                     {{"role", "user"}, {"content", "hi"}},
+                                     toolCallMessage("c1", "print(1)"),
+                                     toolResultMessage("c1", "1\n")});
+        const ContextBudget::Compacted out = ContextBudget::compact(messages, 100000);
+        QVERIFY(out.messages == messages);
+        QCOMPARE(out.summarisedToolResults, 0);
+        QVERIFY(out.estimatedTokens > 0);
+    }
+
+    void olderToolOutputGoesFirstAndThePersonsWordsNever()
+    {
+        const std::string big(8000, 'x');
+        const std::string userText(3000, 'u');
+        nlohmann::json messages = nlohmann::json::array(
+            {{{"role", "system"}, {"content", "sys"}}, {{"role", "user"}, {"content", userText}}});
+        for (int i = 1; i <= 5; ++i) {
+            const std::string id = "c" + std::to_string(i);
+            messages.push_back(toolCallMessage(id, std::string(1000, 'p') + std::to_string(i)));
+            messages.push_back(
+                toolResultMessage(id, "line one of run " + std::to_string(i) + "\n" + big));
+        }
+        const qint64 before = ContextBudget::estimateTokens(messages);
+        const qint64 budget = before / 2;
+        const ContextBudget::Compacted out = ContextBudget::compact(messages, budget);
+        QVERIFY(out.estimatedTokens <= budget);
+        QVERIFY(out.summarisedToolResults >= 1 && out.summarisedToolResults <= 3);
+        QCOMPARE(out.messages.size(), messages.size());
+        // The oldest result went first, with its status and first line kept.
+        const nlohmann::json first
+            = nlohmann::json::parse(out.messages[3]["content"].get<std::string>());
+        QCOMPARE(first["status"].get<std::string>(), std::string("ok"));
+        QVERIFY(first["summary"].get<std::string>().find("line one of run 1") != std::string::npos);
+        // The last two results, the person's message and every id are as they were.
+        QVERIFY(out.messages[out.messages.size() - 1] == messages.back());
+        QVERIFY(out.messages[out.messages.size() - 3] == messages[messages.size() - 3]);
+        QVERIFY(out.messages[1] == messages[1]);
+        QVERIFY(out.messages[0] == messages[0]);
+        for (size_t i = 0; i < messages.size(); ++i)
+            QVERIFY(out.messages[i].value("tool_call_id", std::string())
+                    == messages[i].value("tool_call_id", std::string()));
+
+        // A tighter window also shortens the code of older calls, still never the person's text.
+        const ContextBudget::Compacted tight = ContextBudget::compact(messages, 2500);
+        QCOMPARE(tight.summarisedToolResults, 5); // the recent ones too, when nothing else fits
+        QVERIFY(tight.estimatedTokens <= 2500);
+        QVERIFY(tight.shortenedToolCalls >= 1);
+        QVERIFY(tight.messages[1] == messages[1]);
+        const std::string args
+            = tight.messages[2]["tool_calls"][0]["function"]["arguments"].get<std::string>();
+        QVERIFY(nlohmann::json::parse(args, nullptr, false).is_object()); // still valid JSON
+        QCOMPARE(tight.messages[2]["tool_calls"][0]["id"].get<std::string>(), std::string("c1"));
+    }
+
+    void everyMessageIsRecordedWholeWithItsReasoning()
+    {
+        Harness h;
+        QTemporaryDir dir;
+        ConversationStore store;
+        QVERIFY(store.open(dir.filePath(QStringLiteral("s.sqlite3"))));
+        QVERIFY(
+            store.create(QStringLiteral("conv"), QStringLiteral("t"), h.workspace.path(), false));
+        ConversationRecorder recorder(&store, QStringLiteral("conv"));
+        recorder.attach(h.agent.get());
+
+        h.server.enqueueToolCall(QStringLiteral("w1"),
+                                 QStringLiteral("write_file"),
+                                 R"({"path": "notes.txt", "content": "hello"})");
+        FakeOpenAiServer::Response answer;
+        answer.writes
+            << FakeOpenAiServer::sseEvent(
+                   R"({"choices":[{"index":0,"delta":{"reasoning_content":"let me think"}}]})")
+            << FakeOpenAiServer::sseEvent(FakeOpenAiServer::textChunk(QStringLiteral("Saved.")))
+            << FakeOpenAiServer::sseEvent(FakeOpenAiServer::finishChunk(QStringLiteral("stop")))
+            << "data: [DONE]\n\n";
+        h.server.enqueue(answer);
+        QCOMPARE(h.run(QStringLiteral("save a note")), QStringLiteral("answered"));
+
+        const nlohmann::json stored = store.messages(QStringLiteral("conv")).value();
+        nlohmann::json inMemory = h.agent->messages();
+        inMemory.erase(inMemory.begin()); // the system prompt is not stored
+        QCOMPARE(stored.size(), inMemory.size());
+        QCOMPARE(stored.size(), size_t(4)); // user, assistant call, tool, assistant answer
+        QCOMPARE(stored.back()["reasoning"].get<std::string>(), std::string("let me think"));
+        for (size_t i = 0; i + 1 < stored.size(); ++i)
+            QVERIFY2(stored[i] == inMemory[i], stored[i].dump().c_str());
+    }
+
+    void aStoredConversationContinuesAndADanglingCallGetsAnAnswer()
+    {
+        Harness h;
+        const nlohmann::json history = nlohmann::json::array(
+            {{{"role", "user"}, {"content", "make x"}},
+             {{"role", "assistant"}, {"content", "Working."}, {"reasoning", "hidden"}},
+             toolCallMessage("c9", "x = 42"),
+             // the app died here: no tool result for c9
+             {{"role", "tool"}, {"tool_call_id", "stray"}, {"content", "{}"}}});
+        h.agent->loadHistory(history);
+        h.server.enqueueText(QStringLiteral("x was lost; run it again."));
+        QCOMPARE(h.run(QStringLiteral("what is x?")), QStringLiteral("answered"));
+        const nlohmann::json sent = h.request(0)["messages"];
+        QCOMPARE(sent[0]["role"].get<std::string>(), std::string("system"));
+        QCOMPARE(sent[1]["content"].get<std::string>(), std::string("make x"));
+        QVERIFY(!sent[2].contains("reasoning"));
+        QCOMPARE(sent[3]["tool_calls"][0]["id"].get<std::string>(), std::string("c9"));
+        QCOMPARE(sent[4]["role"].get<std::string>(), std::string("tool"));
+        QCOMPARE(sent[4]["tool_call_id"].get<std::string>(), std::string("c9"));
+        QVERIFY(sent[4]["content"].get<std::string>().find("interrupted") != std::string::npos);
+        QCOMPARE(sent[5]["content"].get<std::string>(), std::string("what is x?"));
+        QCOMPARE(sent.size(), size_t(6)); // the stray result without a call is dropped
+    }
+
+    void theCostBudgetEndsARunAndSaysWhichLimit()
+    {
+        AgentOptions options;
+        options.costBudgetUsd = 0.06;
+        options.profile = {1000.0, 1000.0, 0}; // $0.049 per fake turn of 42 + 7 tokens
+        Harness h(options);
+        QSignalSpy usage(h.agent.get(), &AgentRun::usage);
+        QSignalSpy errors(h.agent.get(), &AgentRun::errorOccurred);
+        for (int i = 0; i < 4; ++i)
+            h.server.enqueueToolCall(
+                QStringLiteral("l%1").arg(i), QStringLiteral("list_files"), "{}");
+        QCOMPARE(h.run(QStringLiteral("loop")), QStringLiteral("error"));
+        QCOMPARE(h.agent->limitReached(), QStringLiteral("cost_budget"));
+        QCOMPARE(h.server.requests().size(), 2);
+        QCOMPARE(usage.size(), 2);
+        QVERIFY(qAbs(usage.last().at(3).toDouble() - 0.098) < 1e-9);
+        QCOMPARE(errors.last().at(0).toString(), QStringLiteral("cost_budget"));
+        QVERIFY(errors.last().at(1).toString().contains(QStringLiteral("cost budget")));
+    }
+
+    void aCostBudgetWithoutAPriceRefusesToSpend()
+    {
+        AgentOptions options;
+        options.costBudgetUsd = 1;
+        Harness h(options);
+        QSignalSpy errors(h.agent.get(), &AgentRun::errorOccurred);
+        QCOMPARE(h.run(QStringLiteral("hi")), QStringLiteral("error"));
+        QCOMPARE(h.server.requests().size(), 0);
+        QVERIFY(errors.last().at(1).toString().contains(QStringLiteral("models.json")));
+    }
+
+    void requestsAreFittedIntoTheContextWindow()
+    {
+        AgentOptions options;
+        options.contextTokens = 3000;
+        Harness h(options);
+        nlohmann::json history = nlohmann::json::array({{{"role", "user"}, {"content", "start"}}});
+        for (int i = 1; i <= 4; ++i) {
+            const std::string id = "h" + std::to_string(i);
+            history.push_back(toolCallMessage(id, "print('x' * 4000)"));
+            history.push_back(toolResultMessage(id, std::string(4000, 'x')));
+        }
+        h.agent->loadHistory(history);
+        QSignalSpy compacted(h.agent.get(), &AgentRun::contextCompacted);
+        h.server.enqueueText(QStringLiteral("ok"));
+        QCOMPARE(h.run(QStringLiteral("summarise")), QStringLiteral("answered"));
+        QCOMPARE(compacted.size(), 1);
+        const nlohmann::json sent = h.request(0)["messages"];
+        QVERIFY(ContextBudget::estimateTokens(sent) <= 3000 * 3 / 4);
+        QVERIFY(sent[2 + 1]["content"].get<std::string>().find("left out") != std::string::npos);
+        QCOMPARE(sent.back()["content"].get<std::string>(), std::string("summarise"));
+        // The agent's own history keeps everything (the store gets it whole).
+        QCOMPARE(h.agent->messages()[3]["content"], history[2]["content"]);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAgentHistory)
+#include "tst_agenthistory.moc"

@@ -1,0 +1,394 @@
+#include <app/store/conversationmanager.h>
+#include <app/store/conversationstore.h>
+#include <sandbox/containerengine.h>
+
+#include <QFile>
+#include <QProcess>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace Sandcastle;
+
+namespace {
+
+// Runs statements on the database file directly, as another program (or an old version) would.
+bool rawSql(const QString &path, const QStringList &statements, QVariant *lastValue = nullptr)
+{
+    bool ok = true;
+    {
+        QSqlDatabase db
+            = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
+        db.setDatabaseName(path);
+        ok = db.open();
+        QSqlQuery q(db);
+        for (const QString &sql : statements) {
+            if (!ok)
+                break;
+            ok = q.exec(sql);
+            if (!ok)
+                qWarning() << sql << q.lastError().text();
+            if (ok && lastValue && q.next())
+                *lastValue = q.value(0);
+        }
+        q.finish();
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("raw"));
+    return ok;
+}
+
+qint64 deadPid()
+{
+    QProcess p;
+    p.start(QStringLiteral("true"), {});
+    p.waitForFinished();
+    return p.processId() > 0 ? p.processId() : 999999;
+}
+
+} // namespace
+
+class TestConversationStore : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString dbPath() const { return m_dir.filePath(QStringLiteral("store.sqlite3")); }
+
+private Q_SLOTS:
+    void init()
+    {
+        QFile::remove(dbPath());
+        QFile::remove(dbPath() + QStringLiteral("-wal"));
+        QFile::remove(dbPath() + QStringLiteral("-shm"));
+    }
+
+    void opensInWalModeAtTheCurrentSchema()
+    {
+        ConversationStore store;
+        const Result<bool> opened = store.open(dbPath());
+        QVERIFY2(opened, qPrintable(opened.error()));
+        store.close();
+        QVariant mode;
+        QVERIFY(rawSql(dbPath(), {QStringLiteral("PRAGMA journal_mode")}, &mode));
+        QCOMPARE(mode.toString(), QStringLiteral("wal"));
+        QVariant version;
+        QVERIFY(rawSql(dbPath(), {QStringLiteral("PRAGMA user_version")}, &version));
+        QCOMPARE(version.toInt(), ConversationStore::kSchemaVersion);
+    }
+
+    void createsListsRenamesAndDeletesConversations()
+    {
+        ConversationStore store;
+        QVERIFY(store.open(dbPath()));
+        QVERIFY(store.create(
+            QStringLiteral("a1"), QStringLiteral("First"), QStringLiteral("/w/a1"), true));
+        QTest::qWait(2);
+        QVERIFY(store.create(
+            QStringLiteral("b2"), QStringLiteral("Second"), QStringLiteral("/w/b2"), false));
+        QVERIFY(!store.create(QStringLiteral("a1"), QStringLiteral("Again"), QString(), true));
+
+        Result<QList<ConversationInfo>> all = store.list();
+        QVERIFY(all);
+        QCOMPARE(all.value().size(), 2);
+        QCOMPARE(all.value().at(0).id, QStringLiteral("b2")); // newest first
+        QVERIFY(!all.value().at(0).ownsWorkspace);
+
+        QTest::qWait(2);
+        QVERIFY(store.addMessage(QStringLiteral("a1"), {{"role", "user"}, {"content", "hi"}}));
+        all = store.list();
+        QCOMPARE(all.value().at(0).id, QStringLiteral("a1")); // a new message moves it up
+        QCOMPARE(all.value().at(0).messageCount, 1);
+
+        QVERIFY(store.rename(QStringLiteral("a1"), QStringLiteral("  Renamed  ")));
+        QCOMPARE(store.conversation(QStringLiteral("a1")).value().title, QStringLiteral("Renamed"));
+        QVERIFY(!store.rename(QStringLiteral("a1"), QStringLiteral("   ")));
+        QVERIFY(!store.rename(QStringLiteral("nope"), QStringLiteral("x")));
+
+        QVERIFY(store.remove(QStringLiteral("a1")));
+        QVERIFY(!store.conversation(QStringLiteral("a1")));
+        QCOMPARE(store.messages(QStringLiteral("a1")).value().size(), size_t(0));
+        QVERIFY(!store.remove(QStringLiteral("a1")));
+        QCOMPARE(store.list().value().size(), 1);
+    }
+
+    void messagesComeBackInOrderAndInTheSameShape()
+    {
+        ConversationStore store;
+        QVERIFY(store.open(dbPath()));
+        QVERIFY(store.create(QStringLiteral("c"), QStringLiteral("t"), QStringLiteral("/w"), true));
+        const nlohmann::json calls = nlohmann::json::array(
+            {{{"id", "call_1"},
+              {"type", "function"},
+              {"function", {{"name", "run_python"}, {"arguments", "{\"code\":\"print(1)\"}"}}}}});
+        const nlohmann::json sent = nlohmann::json::array(
+            {{{"role", "user"}, {"content", "Grüße, 世界 — \"quotes\" and\nnewlines"}},
+             {{"role", "assistant"},
+              {"content", nullptr},
+              {"tool_calls", calls},
+              {"reasoning", "think"}},
+             {{"role", "tool"}, {"tool_call_id", "call_1"}, {"content", "{\"status\":\"ok\"}"}},
+             {{"role", "assistant"}, {"content", ""}},
+             {{"role", "assistant"}, {"content", "done"}}});
+        for (const auto &m : sent)
+            QVERIFY(store.addMessage(QStringLiteral("c"), m));
+        QVERIFY(!store.addMessage(QStringLiteral("c"), {{"content", "no role"}}));
+        QVERIFY(!store.addMessage(QStringLiteral("missing"), {{"role", "user"}, {"content", "x"}}));
+
+        const Result<nlohmann::json> back = store.messages(QStringLiteral("c"));
+        QVERIFY(back);
+        QCOMPARE(back.value().size(), sent.size());
+        for (size_t i = 0; i < sent.size(); ++i)
+            QVERIFY2(back.value()[i] == sent[i], back.value()[i].dump().c_str());
+    }
+
+    void aRunIsWrittenWhenItStartsAndWhenItEnds()
+    {
+        ConversationStore store;
+        QVERIFY(store.open(dbPath()));
+        QVERIFY(store.create(QStringLiteral("c"), QStringLiteral("t"), QStringLiteral("/w"), true));
+        StoredRun run;
+        run.conversationId = QStringLiteral("c");
+        run.toolCallId = QStringLiteral("call_1");
+        run.code = QStringLiteral("print('x' * 10000)");
+        const Result<qint64> id = store.beginRun(run);
+        QVERIFY(id);
+        QCOMPARE(store.runs(QStringLiteral("c")).value().at(0).status, QStringLiteral("running"));
+
+        ExecutionResult result;
+        result.status = ExecutionResult::Status::Error;
+        result.exitCode = 1;
+        result.durationMs = 42;
+        result.stdoutText = QString(10000, QLatin1Char('x')) + QStringLiteral("END\n");
+        result.error = QStringLiteral("Traceback: boom");
+        result.files = {QStringLiteral("out.png")};
+        result.logFile = QStringLiteral(".sandcastle/run-1.log");
+        QVERIFY(store.finishRun(id.value(), result));
+        const StoredRun back = store.runs(QStringLiteral("c")).value().at(0);
+        QCOMPARE(back.status, QStringLiteral("error"));
+        QCOMPARE(back.exitCode, 1);
+        QCOMPARE(back.durationMs, 42);
+        QCOMPARE(back.files, QStringList{QStringLiteral("out.png")});
+        QCOMPARE(back.logFile, QStringLiteral(".sandcastle/run-1.log"));
+        QCOMPARE(back.code, run.code);
+        QVERIFY(back.outputTail.endsWith(QStringLiteral("Traceback: boom")));
+        QVERIFY(back.outputTail.size() <= ConversationStore::kOutputTailChars + 10);
+        QVERIFY(back.finishedMs >= back.startedMs);
+    }
+
+    void aRunWhoseProcessDiedIsMarkedInterruptedOnTheNextOpen()
+    {
+        {
+            ConversationStore store;
+            QVERIFY(store.open(dbPath()));
+            QVERIFY(
+                store.create(QStringLiteral("c"), QStringLiteral("t"), QStringLiteral("/w"), true));
+            StoredRun run;
+            run.conversationId = QStringLiteral("c");
+            run.code = QStringLiteral("import time; time.sleep(100)");
+            QVERIFY(store.beginRun(run));
+            QVERIFY(store.beginRun(run));
+        }
+        // One run belonged to a process that is gone, one to a process that still lives.
+        QProcess alive;
+        alive.start(QStringLiteral("sleep"), {QStringLiteral("30")});
+        QVERIFY(alive.waitForStarted());
+        QVERIFY(
+            rawSql(dbPath(),
+                   {QStringLiteral("UPDATE runs SET owner_pid = %1 WHERE id = 1").arg(deadPid()),
+                    QStringLiteral("UPDATE runs SET owner_pid = %1 WHERE id = 2")
+                        .arg(alive.processId())}));
+        ConversationStore store;
+        QVERIFY(store.open(dbPath()));
+        QCOMPARE(store.interruptedOnOpen(), 1);
+        const QList<StoredRun> runs = store.runs(QStringLiteral("c")).value();
+        QCOMPARE(runs.at(0).status, QStringLiteral("interrupted"));
+        QVERIFY(runs.at(0).outputTail.contains(QStringLiteral("interrupted")));
+        QCOMPARE(runs.at(1).status, QStringLiteral("running"));
+        alive.kill();
+        alive.waitForFinished();
+    }
+
+    void anOldDatabaseIsMigratedAndItsMessagesBecomeSearchable()
+    {
+        QStringList v1 = ConversationStore::migration(0);
+        v1 << QStringLiteral("PRAGMA user_version = 1")
+           << QStringLiteral("INSERT INTO conversations VALUES ('old', 'Old one', '/w', 1, 1, 1)")
+           << QStringLiteral("INSERT INTO messages (conversation_id, role, content, created_at)"
+                             " VALUES ('old', 'user', 'plot the penguins dataset', 1)");
+        QVERIFY(rawSql(dbPath(), v1));
+        ConversationStore store;
+        const Result<bool> opened = store.open(dbPath());
+        QVERIFY2(opened, qPrintable(opened.error()));
+        const Result<QList<SearchHit>> hits = store.search(QStringLiteral("pengu"));
+        QVERIFY2(hits, qPrintable(hits.error()));
+        QCOMPARE(hits.value().size(), 1);
+        QCOMPARE(hits.value().at(0).conversationId, QStringLiteral("old"));
+        QCOMPARE(hits.value().at(0).title, QStringLiteral("Old one"));
+        QVERIFY(hits.value().at(0).snippet.contains(QStringLiteral("[penguins]")));
+        QCOMPARE(store.messages(QStringLiteral("old")).value().size(), size_t(1));
+    }
+
+    void aDatabaseFromANewerVersionIsRefusedAndLeftUntouched()
+    {
+        QVERIFY(rawSql(dbPath(),
+                       {QStringLiteral("CREATE TABLE future (x)"),
+                        QStringLiteral("PRAGMA user_version = 99")}));
+        QFile file(dbPath());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray before = file.readAll();
+        file.close();
+        ConversationStore store;
+        const Result<bool> opened = store.open(dbPath());
+        QVERIFY(!opened);
+        QVERIFY2(opened.error().contains(QStringLiteral("newer")), qPrintable(opened.error()));
+        QVERIFY(!store.isOpen());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), before);
+    }
+
+    void aFileThatIsNotADatabaseIsRefusedAndKept()
+    {
+        QFile file(dbPath());
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        const QByteArray garbage(8192, 'g');
+        file.write(garbage);
+        file.close();
+        ConversationStore store;
+        const Result<bool> opened = store.open(dbPath());
+        QVERIFY(!opened);
+        QVERIFY2(opened.error().contains(dbPath()), qPrintable(opened.error()));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), garbage);
+        QVERIFY(!store.list()); // a closed store answers with an error, not a crash
+    }
+
+    void searchMatchesAllWordsAsPrefixesAndAcceptsAnyText()
+    {
+        ConversationStore store;
+        QVERIFY(store.open(dbPath()));
+        QVERIFY(store.create(QStringLiteral("a"), QStringLiteral("A"), QStringLiteral("/w"), true));
+        QVERIFY(store.create(QStringLiteral("b"), QStringLiteral("B"), QStringLiteral("/w"), true));
+        QVERIFY(store.addMessage(QStringLiteral("a"),
+                                 {{"role", "user"}, {"content", "compute the median income"}}));
+        QVERIFY(store.addMessage(QStringLiteral("b"),
+                                 {{"role", "assistant"}, {"content", "the median is 4"}}));
+        QCOMPARE(store.search(QStringLiteral("median")).value().size(), 2);
+        QCOMPARE(store.search(QStringLiteral("median inc")).value().size(), 1);
+        QCOMPARE(store.search(QStringLiteral("MEDIAN")).value().size(), 2);
+        for (const QString &odd : {QStringLiteral("he said \"hi"),
+                                   QStringLiteral("NEAR(a b)"),
+                                   QStringLiteral("content:x OR *"),
+                                   QStringLiteral("-"),
+                                   QStringLiteral("'; DROP TABLE messages; --")}) {
+            const Result<QList<SearchHit>> hits = store.search(odd);
+            QVERIFY2(hits, qPrintable(odd + QStringLiteral(": ") + hits.error()));
+        }
+        QVERIFY(store.search(QStringLiteral("   ")).value().isEmpty());
+        QCOMPARE(store.messages(QStringLiteral("a")).value().size(), size_t(1));
+        // Deleting a conversation takes its messages out of the index too.
+        QVERIFY(store.remove(QStringLiteral("b")));
+        QCOMPARE(store.search(QStringLiteral("median")).value().size(), 1);
+    }
+
+    void settingsAreKeptPerConversation()
+    {
+        ConversationStore store;
+        QVERIFY(store.open(dbPath()));
+        QVERIFY(store.create(QStringLiteral("a"), QStringLiteral("A"), QStringLiteral("/w"), true));
+        QVERIFY(store.create(QStringLiteral("b"), QStringLiteral("B"), QStringLiteral("/w"), true));
+        QVERIFY(store.setSetting(QStringLiteral("a"), QStringLiteral("network"), true));
+        QVERIFY(store.setSetting(QStringLiteral("a"), QStringLiteral("model"), "m1"));
+        QVERIFY(store.setSetting(QStringLiteral("a"), QStringLiteral("model"), "m2"));
+        const nlohmann::json a = store.settings(QStringLiteral("a")).value();
+        QCOMPARE(a["model"].get<std::string>(), std::string("m2"));
+        QCOMPARE(a["network"].get<bool>(), true);
+        QVERIFY(store.settings(QStringLiteral("b")).value().empty());
+    }
+
+    void deletingRemovesTheContainersAndOnlyAWorkspaceItOwns()
+    {
+        QTemporaryDir data;
+        const QString owned = data.filePath(QStringLiteral("workspaces/own"));
+        const QString chosen = data.filePath(QStringLiteral("mine"));
+        QVERIFY(QDir().mkpath(owned + QStringLiteral("/sub")));
+        QVERIFY(QDir().mkpath(chosen));
+        QFile(owned + QStringLiteral("/sub/f.txt")).open(QIODevice::WriteOnly);
+        QFile(chosen + QStringLiteral("/keep.txt")).open(QIODevice::WriteOnly);
+        // A link in the workspace to a file outside: deleting removes the link, not the file.
+        QVERIFY(QFile::link(chosen + QStringLiteral("/keep.txt"), owned + QStringLiteral("/link")));
+
+        // A stand-in for docker that lists one container and records what it is asked.
+        const QString log = data.filePath(QStringLiteral("docker.log"));
+        const QString fake = data.filePath(QStringLiteral("docker"));
+        QFile script(fake);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write(QStringLiteral("#!/bin/sh\necho \"$@\" >> %1\n"
+                                    "[ \"$1\" = ps ] && echo c0ffee\nexit 0\n")
+                         .arg(log)
+                         .toUtf8());
+        script.close();
+        script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+
+        ConversationStore store;
+        QVERIFY(store.open(dbPath()));
+        QVERIFY(store.create(QStringLiteral("own"), QStringLiteral("A"), owned, true));
+        QVERIFY(store.create(QStringLiteral("chosen"), QStringLiteral("B"), chosen, false));
+        const ContainerEngine engine(fake);
+        Result<bool> removed
+            = ConversationManager::remove(store, engine, data.path(), QStringLiteral("own"));
+        QVERIFY2(removed, qPrintable(removed.error()));
+        QVERIFY(!QFileInfo::exists(owned));
+        QVERIFY(QFileInfo::exists(chosen + QStringLiteral("/keep.txt")));
+        removed = ConversationManager::remove(store, engine, data.path(), QStringLiteral("chosen"));
+        QVERIFY2(removed, qPrintable(removed.error()));
+        QVERIFY(QFileInfo::exists(chosen + QStringLiteral("/keep.txt")));
+        QVERIFY(store.list().value().isEmpty());
+        QFile logFile(log);
+        QVERIFY(logFile.open(QIODevice::ReadOnly));
+        const QString calls = QString::fromUtf8(logFile.readAll());
+        QVERIFY2(calls.contains(QStringLiteral("label=sandcastle.conversation=own")),
+                 qPrintable(calls));
+        QVERIFY2(calls.contains(QStringLiteral("rm --force c0ffee")), qPrintable(calls));
+        QVERIFY(!ConversationManager::remove(store, engine, data.path(), QStringLiteral("own")));
+    }
+
+    void aWorkspaceRowPointingOutsideTheDataFolderIsNeverDeleted()
+    {
+        QTemporaryDir data;
+        QTemporaryDir elsewhere;
+        QFile(elsewhere.filePath(QStringLiteral("precious"))).open(QIODevice::WriteOnly);
+        const QString fake = data.filePath(QStringLiteral("docker"));
+        QFile script(fake);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\nexit 0\n");
+        script.close();
+        script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        ConversationStore store;
+        QVERIFY(store.open(dbPath()));
+        // A tampered row: "owned", but somewhere else.
+        QVERIFY(store.create(QStringLiteral("x"), QStringLiteral("X"), elsewhere.path(), true));
+        const Result<bool> removed = ConversationManager::remove(
+            store, ContainerEngine(fake), data.path(), QStringLiteral("x"));
+        QVERIFY(!removed);
+        QVERIFY2(removed.error().contains(QStringLiteral("left in place")),
+                 qPrintable(removed.error()));
+        QVERIFY(QFileInfo::exists(elsewhere.filePath(QStringLiteral("precious"))));
+    }
+
+    void titlesComeFromTheFirstLineOfThePrompt()
+    {
+        QCOMPARE(ConversationManager::titleFromPrompt(QStringLiteral("  Plot   this\nand more")),
+                 QStringLiteral("Plot this"));
+        QCOMPARE(ConversationManager::titleFromPrompt(QStringLiteral(" \n ")),
+                 QStringLiteral("New conversation"));
+        const QString long60 = ConversationManager::titleFromPrompt(QString(200, QLatin1Char('a')));
+        QCOMPARE(long60.size(), 60);
+        QVERIFY(long60.endsWith(QChar(0x2026)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConversationStore)
+#include "tst_conversationstore.moc"
