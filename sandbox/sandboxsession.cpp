@@ -5,11 +5,13 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QProcess>
 #include <QRandomGenerator>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace Sandcastle {
@@ -78,13 +80,27 @@ bool SandboxSession::prepareWorkspace(QString *error) const
         *error = QStringLiteral("cannot create the workspace folder ") + m_config.workspace;
         return false;
     }
-    // Root on the host runs the code as the image's user 1000; give it the workspace.
+    // Root on the host runs the code as the image's user 1000; give it the workspace, and what
+    // root put inside (an uploaded file, an exported bundle), so that the code can change it.
+    // lchown: a symlink is handed over itself, never what it points to.
     if (::getuid() == 0) {
-        const QByteArray path = QFile::encodeName(QDir(m_config.workspace).absolutePath());
-        if (::chown(path.constData(), 1000, 1000) != 0) {
+        const QString root = QDir(m_config.workspace).absolutePath();
+        if (::chown(QFile::encodeName(root).constData(), 1000, 1000) != 0) {
             *error = QStringLiteral("cannot hand the workspace to the sandbox user: ")
                      + m_config.workspace;
             return false;
+        }
+        QDirIterator it(root,
+                        QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QByteArray path = QFile::encodeName(it.next());
+            struct stat st
+            {
+            };
+            if (::lstat(path.constData(), &st) == 0 && st.st_uid == 0
+                && ::lchown(path.constData(), 1000, 1000) != 0)
+                qWarning("sandbox: cannot hand %s to the sandbox user", path.constData());
         }
     }
     return true;

@@ -1,3 +1,4 @@
+#include <support/clirunner.h>
 #include <support/dockercheck.h>
 #include <support/fakeopenaiserver.h>
 
@@ -28,27 +29,11 @@ class TestCli : public QObject
         QByteArray err;
     };
 
-    // Runs the binary asynchronously so that an in-process fake server can answer it.
     Run sandcastle(const QStringList &args, const QByteArray &input = {}, int timeoutMs = 120000)
     {
-        QProcess process;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("SANDCASTLE_DATA_DIR"), m_dataDir.path());
-        env.remove(QStringLiteral("SANDCASTLE_BASE_URL"));
-        process.setProcessEnvironment(env);
-        QSignalSpy finished(&process, &QProcess::finished);
-        process.start(qEnvironmentVariable("SANDCASTLE_BINARY"), args);
-        if (!process.waitForStarted(10000))
-            return {};
-        process.write(input);
-        process.closeWriteChannel();
-        if (!finished.wait(timeoutMs)) {
-            process.kill();
-            process.waitForFinished();
-            return {};
-        }
-        return {
-            process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+        const Sandcastle::Testing::CliRun run = Sandcastle::Testing::runSandcastle(
+            args, Sandcastle::Testing::cliEnvironment(m_dataDir.path()), input, timeoutMs);
+        return {run.exitCode, run.out, run.err};
     }
 
     // The `chat --json` events of a run, parsed, with the exit code.
@@ -61,13 +46,7 @@ class TestCli : public QObject
                                     server.baseUrl(),
                                     QStringLiteral("--json")});
         *exitCode = run.exitCode;
-        QList<nlohmann::json> events;
-        const QList<QByteArray> lines = run.out.split('\n');
-        for (const QByteArray &line : lines) {
-            if (!line.isEmpty())
-                events << nlohmann::json::parse(line.toStdString(), nullptr, false);
-        }
-        return events;
+        return Sandcastle::Testing::jsonLines(run.out);
     }
 
 private Q_SLOTS:
@@ -297,9 +276,7 @@ private Q_SLOTS:
     {
         SANDCASTLE_REQUIRE_DOCKER();
         QProcess holder;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("SANDCASTLE_DATA_DIR"), m_dataDir.path());
-        holder.setProcessEnvironment(env);
+        holder.setProcessEnvironment(Sandcastle::Testing::cliEnvironment(m_dataDir.path()));
         holder.start(qEnvironmentVariable("SANDCASTLE_BINARY"),
                      {QStringLiteral("exec"), QStringLiteral("-")});
         QVERIFY(holder.waitForStarted());
@@ -332,9 +309,7 @@ private Q_SLOTS:
                                            const QByteArray &input,
                                            const QByteArray &marker) {
             QProcess process;
-            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-            env.insert(QStringLiteral("SANDCASTLE_DATA_DIR"), m_dataDir.path());
-            process.setProcessEnvironment(env);
+            process.setProcessEnvironment(Sandcastle::Testing::cliEnvironment(m_dataDir.path()));
             process.start(qEnvironmentVariable("SANDCASTLE_BINARY"), args);
             process.waitForStarted();
             process.write(input);

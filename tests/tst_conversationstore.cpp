@@ -337,7 +337,7 @@ private Q_SLOTS:
         QVERIFY(store.create(QStringLiteral("own"), QStringLiteral("A"), owned, true));
         QVERIFY(store.create(QStringLiteral("chosen"), QStringLiteral("B"), chosen, false));
         const ContainerEngine engine(fake);
-        Result<bool> removed
+        Result<QString> removed
             = ConversationManager::remove(store, engine, data.path(), QStringLiteral("own"));
         QVERIFY2(removed, qPrintable(removed.error()));
         QVERIFY(!QFileInfo::exists(owned));
@@ -370,7 +370,7 @@ private Q_SLOTS:
         QVERIFY(store.open(dbPath()));
         // A tampered row: "owned", but somewhere else.
         QVERIFY(store.create(QStringLiteral("x"), QStringLiteral("X"), elsewhere.path(), true));
-        const Result<bool> removed = ConversationManager::remove(
+        const Result<QString> removed = ConversationManager::remove(
             store, ContainerEngine(fake), data.path(), QStringLiteral("x"));
         QVERIFY(!removed);
         QVERIFY2(removed.error().contains(QStringLiteral("left in place")),

@@ -583,12 +583,16 @@ int runConversations(const QStringList &args)
     if (action == QLatin1String("delete")) {
         if (!needs(2, QStringLiteral("delete ID")))
             return kExitUsage;
-        const Result<bool> removed
+        const Result<QString> removed
             = ConversationManager::remove(store,
                                           ContainerEngine(settings.engine, settings.engineContext),
                                           settings.dataDir,
                                           words.at(1));
-        return removed ? kExitOk : fail(removed.error());
+        if (!removed)
+            return fail(removed.error());
+        if (!removed.value().isEmpty())
+            writeErr(QStringLiteral("sandcastle: note: ") + removed.value() + QLatin1Char('\n'));
+        return kExitOk;
     }
     if (action == QLatin1String("export")) {
         if (!needs(2, QStringLiteral("export ID (--markdown FILE | --bundle DIR)")))

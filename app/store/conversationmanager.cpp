@@ -18,40 +18,42 @@ QString titleFromPrompt(const QString &prompt)
     return title;
 }
 
-Result<bool> remove(ConversationStore &store,
-                    const ContainerEngine &engine,
-                    const QString &dataDir,
-                    const QString &conversationId)
+Result<QString> remove(ConversationStore &store,
+                       const ContainerEngine &engine,
+                       const QString &dataDir,
+                       const QString &conversationId)
 {
     const Result<ConversationInfo> info = store.conversation(conversationId);
     if (!info)
-        return Result<bool>::failure(info.error());
+        return Result<QString>::failure(info.error());
     const Result<int> containers = engine.removeConversationContainers(conversationId);
-    if (!containers)
-        return Result<bool>::failure(containers.error() + QStringLiteral("; nothing was deleted"));
+    const QString note = containers ? QString()
+                                    : containers.error()
+                                          + QStringLiteral(" (a container left behind is removed "
+                                                           "the next time Sandcastle starts)");
     const Result<bool> rows = store.remove(conversationId);
     if (!rows)
-        return rows;
+        return Result<QString>::failure(rows.error());
     if (!info.value().ownsWorkspace || info.value().workspace.isEmpty())
-        return Result<bool>::ok(true);
+        return Result<QString>::ok(note);
     // Only ever a folder under the data folder's workspaces, whatever the row says.
     const QString workspaces = QDir(dataDir + QStringLiteral("/workspaces")).canonicalPath();
     const QFileInfo workspace(info.value().workspace);
     if (!workspace.exists())
-        return Result<bool>::ok(true);
+        return Result<QString>::ok(note);
     const QString canonical = workspace.canonicalFilePath();
     if (workspaces.isEmpty() || workspace.isSymLink()
         || !canonical.startsWith(workspaces + QLatin1Char('/')))
-        return Result<bool>::failure(
+        return Result<QString>::failure(
             QStringLiteral("the conversation was deleted, but its workspace %1 is outside %2 and "
                            "was left in place")
                 .arg(info.value().workspace, workspaces));
     if (!QDir(canonical).removeRecursively())
-        return Result<bool>::failure(
+        return Result<QString>::failure(
             QStringLiteral("the conversation was deleted, but its workspace %1 could not be "
                            "removed completely")
                 .arg(canonical));
-    return Result<bool>::ok(true);
+    return Result<QString>::ok(note);
 }
 
 } // namespace Sandcastle::ConversationManager
