@@ -384,6 +384,62 @@ private Q_SLOTS:
         QCOMPARE(filesContaining(m_dataDir.path(), kKey.toUtf8()), QStringList());
     }
 
+    void oneChatEmitsEveryEventTypeOfTheDesign()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        server.enqueueError(429,
+                            R"({"error":{"message":"slow down","type":"rate_limit"}})",
+                            {{"retry-after", "0"}});
+        auto turn = [](const QString &id) {
+            FakeOpenAiServer::Response r;
+            r.writes << FakeOpenAiServer::sseEvent(
+                R"({"choices":[{"index":0,"delta":{"reasoning_content":"thinking"}}]})")
+                     << FakeOpenAiServer::sseEvent(
+                            FakeOpenAiServer::textChunk(QStringLiteral("Checking.")))
+                     << FakeOpenAiServer::sseEvent(FakeOpenAiServer::toolCallChunk(
+                            0,
+                            id,
+                            QStringLiteral("run_python"),
+                            QStringLiteral("{\"code\": \"print(1)\"}")))
+                     << FakeOpenAiServer::sseEvent(
+                            FakeOpenAiServer::finishChunk(QStringLiteral("tool_calls")))
+                     << FakeOpenAiServer::sseEvent(FakeOpenAiServer::usageChunk())
+                     << "data: [DONE]\n\n";
+            return r;
+        };
+        server.enqueue(turn(QStringLiteral("t1")));
+        server.enqueue(turn(QStringLiteral("t2")));
+        const CliRun run = sandcastle({QStringLiteral("chat"),
+                                       QStringLiteral("--prompt"),
+                                       QStringLiteral("check twice"),
+                                       QStringLiteral("--max-turns"),
+                                       QStringLiteral("2"),
+                                       QStringLiteral("--base-url"),
+                                       server.baseUrl(),
+                                       QStringLiteral("--json")});
+        QCOMPARE(run.exitCode, 1);
+        QSet<QString> types;
+        const QList<nlohmann::json> events = Sandcastle::Testing::jsonLines(run.out);
+        for (const nlohmann::json &e : events)
+            types.insert(QString::fromStdString(e.value("type", std::string())));
+        for (const char *type : {"text_delta",
+                                 "reasoning_delta",
+                                 "tool_call",
+                                 "tool_output",
+                                 "tool_result",
+                                 "message",
+                                 "usage",
+                                 "retry",
+                                 "error",
+                                 "done"})
+            QVERIFY2(types.contains(QLatin1String(type)), type);
+        const nlohmann::json &done = events.last();
+        QCOMPARE(done["status"].get<std::string>(), std::string("max_turns"));
+        QCOMPARE(done["limit"].get<std::string>(), std::string("max_turns"));
+        QCOMPARE(done["turns"].get<int>(), 2);
+    }
+
     void deletingAConversationRemovesItsWorkspaceAndRows()
     {
         FakeOpenAiServer server;
