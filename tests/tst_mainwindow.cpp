@@ -1,5 +1,6 @@
 #include <app/agent/agentrun.h>
 #include <app/appsettings.h>
+#include <app/store/conversationstore.h>
 #include <sandbox/sandboxsession.h>
 #include <support/dockercheck.h>
 #include <support/fakeopenaiserver.h>
@@ -195,6 +196,7 @@ private Q_SLOTS:
         MainWindow window(settingsFor(server));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.newConversation(); // not the one an earlier test left open
         QSignalSpy finished(window.session(), &SandboxSession::finished);
         window.editor()->setText(
             QStringLiteral("open('note.txt', 'w').write('hi')\nprint('edited', 2 + 2)"));
@@ -209,12 +211,73 @@ private Q_SLOTS:
         const QByteArray asked = server.requests().last().body;
         QVERIFY(asked.contains("The person ran this code"));
         QVERIFY(asked.contains("edited"));
+        // The person's run is in the store with the conversation.
+        ConversationStore store;
+        QVERIFY(store.open(ConversationStore::defaultPath(m_dataDir.path())));
+        const QList<StoredRun> runs = store.runs(window.conversationId()).value();
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs.at(0).origin, QStringLiteral("person"));
+        QCOMPARE(runs.at(0).status, QStringLiteral("ok"));
+        QVERIFY(runs.at(0).outputTail.contains(QStringLiteral("edited 4")));
         QTRY_VERIFY_WITH_TIMEOUT(
             window.filesPane()
                 ->model()
                 ->index(window.filesPane()->root() + QStringLiteral("/note.txt"))
                 .isValid(),
             10000);
+    }
+
+    void theLastConversationReopensAtTheNextStartAndGoesOn()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        QString id;
+        {
+            MainWindow window(settingsFor(server));
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.newConversation();
+            id = window.conversationId();
+            server.enqueueText(QStringLiteral("Penguins live in the south."));
+            QSignalSpy answered(window.agent(), &AgentRun::finished);
+            QTest::keyClicks(window.chatPane()->promptEdit(),
+                             QStringLiteral("Where do penguins live?"));
+            QTest::keyClick(window.chatPane()->promptEdit(), Qt::Key_Return);
+            QVERIFY(answered.wait(60000));
+            QCOMPARE(window.windowTitle(), QStringLiteral("Sandcastle — Where do penguins live?"));
+            window.close();
+        }
+        MainWindow again(settingsFor(server));
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QCOMPARE(again.conversationId(), id);
+        QCOMPARE(again.windowTitle(), QStringLiteral("Sandcastle — Where do penguins live?"));
+        QTRY_VERIFY(
+            again.chatPane()->transcriptText().contains(QStringLiteral("Where do penguins live?")));
+        QVERIFY(again.chatPane()->transcriptText().contains(
+            QStringLiteral("Penguins live in the south.")));
+        QCOMPARE(again.filesPane()->root(), m_dataDir.filePath(QStringLiteral("workspaces/") + id));
+
+        // The next question goes to the model with the history.
+        server.enqueueText(QStringLiteral("Mostly Antarctica."));
+        QSignalSpy answered(again.agent(), &AgentRun::finished);
+        again.submitPrompt(QStringLiteral("Which continent?"));
+        QVERIFY(answered.wait(60000));
+        const nlohmann::json sent
+            = nlohmann::json::parse(server.requests().last().body.toStdString());
+        QCOMPARE(sent["messages"].size(), size_t(4));
+        QCOMPARE(sent["messages"][1]["content"].get<std::string>(),
+                 std::string("Where do penguins live?"));
+
+        // Ctrl+N: an empty conversation; the old one stays stored.
+        QTest::keySequence(&again, QKeySequence::New);
+        QVERIFY(again.conversationId() != id);
+        QCOMPARE(again.windowTitle(), QStringLiteral("Sandcastle — New conversation"));
+        QVERIFY(!again.chatPane()->transcriptText().contains(QStringLiteral("penguins")));
+        ConversationStore store;
+        QVERIFY(store.open(ConversationStore::defaultPath(m_dataDir.path())));
+        QCOMPARE(store.messages(id).value().size(), size_t(4));
+        QVERIFY(!store.conversation(again.conversationId())); // saved once something happens
     }
 };
 

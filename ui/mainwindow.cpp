@@ -10,6 +10,9 @@
 #include <app/agent/agentrun.h>
 #include <app/keystore.h>
 #include <app/llm/chatclient.h>
+#include <app/store/conversationmanager.h>
+#include <app/store/conversationrecorder.h>
+#include <app/store/conversationstore.h>
 #include <sandbox/sandboxsession.h>
 
 #include <QAction>
@@ -43,6 +46,7 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     , m_editor(new CodeEditor(this))
     , m_console(new ConsolePane(this))
     , m_files(new FilesPane(this))
+    , m_store(std::make_unique<ConversationStore>())
 {
     initUiResources();
     setObjectName(QStringLiteral("mainWindow"));
@@ -105,11 +109,17 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     statusBar()->addWidget(m_sandboxStatus, 1);
     statusBar()->addPermanentWidget(m_modelStatus);
 
+    const Result<bool> opened = m_store->open(ConversationStore::defaultPath(m_settings.dataDir));
     const QString workspace = m_settings.workspaceFor(m_conversationId);
     m_files->setRoot(workspace);
     m_client = new ChatClient(m_settings.clientConfig(), this);
     m_session = new SandboxSession(m_settings.sandboxConfig(m_conversationId, workspace), this);
     m_agent = new AgentRun(m_client, m_session, m_settings.agentOptions(), this);
+    m_recorder = new ConversationRecorder(m_store.get(), QString(), this);
+    m_recorder->attach(m_agent);
+    connect(m_recorder, &ConversationRecorder::errorOccurred, m_chat, &ChatPane::addError);
+    if (!opened)
+        m_chat->addError(tr("Conversations are not being saved: %1").arg(opened.error()));
     if (m_settings.apiKey.isEmpty()) {
         // The key is in the system keychain, if anywhere; it arrives before a person types.
         auto *keys = new KeyStore(this);
@@ -123,6 +133,7 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     buildMenus();
     connectAgent();
     setConversationTitle(tr("New conversation"));
+    openLastConversation();
     updateStatus();
     resize(1300, 800);
     restoreState();
@@ -138,6 +149,9 @@ MainWindow::~MainWindow() = default;
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *newOne = file->addAction(tr("&New conversation"), this, &MainWindow::newConversation);
+    newOne->setObjectName(QStringLiteral("newConversation"));
+    newOne->setShortcut(QKeySequence::New);
     QAction *settings = file->addAction(tr("&Settings…"), this, &MainWindow::openSettings);
     settings->setObjectName(QStringLiteral("openSettings"));
     settings->setShortcut(QKeySequence::Preferences);
@@ -252,6 +266,7 @@ void MainWindow::connectAgent()
         if (!m_personRunning)
             return;
         m_personRunning = false;
+        m_recorder->personRunFinished(result);
         m_console->endRun(result);
         m_files->highlight(result.files);
         // The agent hears about it with the next message: the diff and what came out.
@@ -269,12 +284,9 @@ void MainWindow::submitPrompt(const QString &text)
 {
     if (m_agent->isRunning() || m_personRunning || text.trimmed().isEmpty())
         return;
-    if (m_title == tr("New conversation")) {
-        QString title = text.simplified();
-        if (title.size() > 60)
-            title = title.left(57) + QStringLiteral("…");
-        setConversationTitle(title);
-    }
+    if (!m_conversationSaved)
+        setConversationTitle(ConversationManager::titleFromPrompt(text));
+    ensureConversationSaved(m_title);
     m_chat->clearPrompt();
     m_chat->addUserMessage(text);
     m_chat->setBusy(true);
@@ -288,6 +300,8 @@ void MainWindow::runEditorCode()
         return;
     m_personRunning = true;
     m_personCode = m_editor->text();
+    ensureConversationSaved(tr("Code run by hand"));
+    m_recorder->personRunStarted(m_personCode);
     m_console->beginRun(tr("your code"));
     m_session->runPython(m_personCode);
     updateStatus();
@@ -320,6 +334,70 @@ void MainWindow::applySettings(const AppSettings &settings)
         if (!sandbox.fresh)
             m_session->start();
     }
+    updateStatus();
+}
+
+bool MainWindow::ensureConversationSaved(const QString &titleHint)
+{
+    if (m_conversationSaved)
+        return true;
+    if (!m_store->isOpen())
+        return false;
+    if (m_title == tr("New conversation"))
+        setConversationTitle(titleHint);
+    const Result<ConversationInfo> created
+        = m_store->create(m_conversationId, m_title, m_files->root(), true);
+    if (!created) {
+        m_chat->addError(tr("This conversation is not being saved: %1").arg(created.error()));
+        return false;
+    }
+    m_conversationSaved = true;
+    m_recorder->setConversationId(m_conversationId);
+    QSettings(m_settings.settingsFile(), QSettings::IniFormat)
+        .setValue(QStringLiteral("conversations/last"), m_conversationId);
+    return true;
+}
+
+void MainWindow::openLastConversation()
+{
+    if (!m_store->isOpen())
+        return;
+    const QString last = QSettings(m_settings.settingsFile(), QSettings::IniFormat)
+                             .value(QStringLiteral("conversations/last"))
+                             .toString();
+    if (last.isEmpty())
+        return;
+    const Result<ConversationInfo> info = m_store->conversation(last);
+    const Result<nlohmann::json> messages = m_store->messages(last);
+    if (!info || !messages)
+        return; // deleted meanwhile: start a new one
+    m_conversationId = last;
+    m_conversationSaved = true;
+    m_recorder->setConversationId(last);
+    m_files->setRoot(info.value().workspace);
+    m_session->setConfig(m_settings.sandboxConfig(last, info.value().workspace));
+    m_agent->loadHistory(messages.value());
+    m_chat->showHistory(messages.value());
+    setConversationTitle(info.value().title);
+}
+
+void MainWindow::newConversation()
+{
+    if (m_agent->isRunning() || m_personRunning)
+        return;
+    m_conversationId = QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
+    m_conversationSaved = false;
+    m_recorder->setConversationId(QString());
+    const QString workspace = m_settings.workspaceFor(m_conversationId);
+    m_files->setRoot(workspace);
+    m_session->stop(); // the old conversation's variables stay with it
+    m_session->setConfig(m_settings.sandboxConfig(m_conversationId, workspace));
+    m_agent->loadHistory(nlohmann::json::array());
+    m_chat->clearTranscript();
+    m_console->clear();
+    setConversationTitle(tr("New conversation"));
+    if (!m_session->config().fresh)
+        m_session->start();
     updateStatus();
 }
 

@@ -4,6 +4,8 @@
 
 #include <QMainWindow>
 
+#include <memory>
+
 class QFrame;
 class QLabel;
 class QSplitter;
@@ -12,6 +14,8 @@ namespace Sandcastle {
 
 class AgentRun;
 class ChatClient;
+class ConversationRecorder;
+class ConversationStore;
 class ChatPane;
 class CodeEditor;
 class ConsolePane;
@@ -35,6 +39,9 @@ public:
     AgentRun *agent() const { return m_agent; }
     SandboxSession *session() const { return m_session; }
 
+    QString conversationId() const { return m_conversationId; }
+    // Starts an empty conversation (the current one stays in the store).
+    void newConversation();
     void submitPrompt(const QString &text);
     void runEditorCode();
     void openSettings();
@@ -50,6 +57,9 @@ private:
     void buildMenus();
     void connectAgent();
     void setConversationTitle(const QString &title);
+    // The conversation gets its row when something first happens in it (a prompt or a run).
+    bool ensureConversationSaved(const QString &titleHint);
+    void openLastConversation();
     void updateStatus();
     void saveState();
     void restoreState();
@@ -69,6 +79,9 @@ private:
     ChatClient *m_client = nullptr;
     SandboxSession *m_session = nullptr;
     AgentRun *m_agent = nullptr;
+    std::unique_ptr<ConversationStore> m_store;
+    ConversationRecorder *m_recorder = nullptr;
+    bool m_conversationSaved = false;
     bool m_personRunning = false;
     QString m_personCode;
 };

@@ -151,6 +151,8 @@ void AgentRun::loadHistory(const nlohmann::json &messages)
     if (m_running || !messages.is_array())
         return;
     m_messages = nlohmann::json::array();
+    m_lastAgentCode.clear();
+    m_personNotes.clear();
     if (!m_options.systemPrompt.isEmpty())
         m_messages.push_back({{"role", "system"}, {"content", ""}});
     QStringList unanswered; // tool call ids waiting for their result, in order

@@ -139,4 +139,52 @@ void ChatPane::clearPrompt()
     m_prompt->clear();
 }
 
+void ChatPane::clearTranscript()
+{
+    m_inAssistantText = false;
+    m_assistantText.clear();
+    m_transcript->clear();
+}
+
+void ChatPane::showHistory(const nlohmann::json &messages)
+{
+    auto text = [](const nlohmann::json &object, const char *key) {
+        const auto it = object.find(key);
+        return it != object.end() && it->is_string()
+                   ? QString::fromStdString(it->get<std::string>())
+                   : QString();
+    };
+    for (const auto &m : messages) {
+        const QString role = text(m, "role");
+        if (role == QLatin1String("user")) {
+            addUserMessage(text(m, "content"));
+        } else if (role == QLatin1String("assistant")) {
+            const QString content = text(m, "content");
+            if (!content.isEmpty()) {
+                appendAssistantText(content);
+                endAssistantMessage();
+            }
+            if (m.contains("tool_calls") && m["tool_calls"].is_array())
+                for (const auto &call : m["tool_calls"])
+                    addToolCall(text(call.value("function", nlohmann::json::object()), "name"));
+        } else if (role == QLatin1String("tool")) {
+            const nlohmann::json result
+                = nlohmann::json::parse(text(m, "content").toStdString(), nullptr, false);
+            if (!result.is_object())
+                continue;
+            QStringList files;
+            if (result.contains("files") && result["files"].is_array())
+                for (const auto &f : result["files"])
+                    if (f.is_string())
+                        files << QString::fromStdString(f.get<std::string>());
+            const auto duration = result.find("duration_ms");
+            addToolResult(text(result, "status"),
+                          duration != result.end() && duration->is_number_integer()
+                              ? duration->get<qint64>()
+                              : 0,
+                          files);
+        }
+    }
+}
+
 } // namespace Sandcastle

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <QWidget>
 
 class QPushButton;
@@ -28,6 +30,9 @@ public:
     void endAssistantMessage();
     void setBusy(bool busy);
     void clearPrompt();
+    void clearTranscript();
+    // Shows a stored conversation (Chat Completions messages) as it looked when it was had.
+    void showHistory(const nlohmann::json &messages);
 
 Q_SIGNALS:
     void promptSubmitted(const QString &text);
