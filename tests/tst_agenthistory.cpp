@@ -220,6 +220,46 @@ private Q_SLOTS:
         QCOMPARE(sent.size(), size_t(6)); // the stray result without a call is dropped
     }
 
+    void stoppingWhileTheModelWritesKeepsThePartialAnswerAndTheConversationGoesOn()
+    {
+        Harness h;
+        QTemporaryDir dir;
+        ConversationStore store;
+        QVERIFY(store.open(dir.filePath(QStringLiteral("s.sqlite3"))));
+        QVERIFY(
+            store.create(QStringLiteral("conv"), QStringLiteral("t"), h.workspace.path(), false));
+        ConversationRecorder recorder(&store, QStringLiteral("conv"));
+        recorder.attach(h.agent.get());
+        FakeOpenAiServer::Response slow;
+        for (int i = 0; i < 200; ++i)
+            slow.writes << FakeOpenAiServer::sseEvent(
+                FakeOpenAiServer::textChunk(QStringLiteral("word%1 ").arg(i)));
+        slow.writes << "data: [DONE]\n\n";
+        slow.delayMs = 20;
+        h.server.enqueue(slow);
+        QSignalSpy deltas(h.agent.get(), &AgentRun::textDelta);
+        QSignalSpy finished(h.agent.get(), &AgentRun::finished);
+        h.agent->start(QStringLiteral("write a lot"));
+        QTRY_VERIFY_WITH_TIMEOUT(deltas.size() >= 3, 10000);
+        h.agent->stop();
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().at(0).toString(), QStringLiteral("stopped"));
+        const nlohmann::json last = h.agent->messages().back();
+        QCOMPARE(last["role"].get<std::string>(), std::string("assistant"));
+        const std::string partial = last["content"].get<std::string>();
+        QVERIFY(partial.rfind("word0 word1 word2 ", 0) == 0);
+        QVERIFY(partial.find("word199") == std::string::npos);
+        QCOMPARE(
+            store.messages(QStringLiteral("conv")).value().back()["content"].get<std::string>(),
+            partial);
+
+        h.server.enqueueText(QStringLiteral("Shorter, then."));
+        QCOMPARE(h.run(QStringLiteral("shorter please")), QStringLiteral("answered"));
+        const nlohmann::json sent = h.request(int(h.server.requests().size()) - 1)["messages"];
+        QCOMPARE(sent[2]["content"].get<std::string>(), partial);
+        QCOMPARE(sent[3]["content"].get<std::string>(), std::string("shorter please"));
+    }
+
     void theCostBudgetEndsARunAndSaysWhichLimit()
     {
         AgentOptions options;
