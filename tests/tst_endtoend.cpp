@@ -93,6 +93,20 @@ private Q_SLOTS:
         QCOMPARE(h.lastToolResult(2)["stdout"].get<std::string>(), std::string("42\n"));
     }
 
+    void variablesCarryFromOneToolCallToTheNext()
+    {
+        Harness h;
+        h.server.enqueueToolCall(QStringLiteral("s1"),
+                                 QStringLiteral("run_python"),
+                                 "{\"code\": \"import statistics\\ndata = [3, 1, 4, 1, 5]\"}");
+        h.server.enqueueToolCall(QStringLiteral("s2"),
+                                 QStringLiteral("run_python"),
+                                 "{\"code\": \"print(statistics.median(data))\"}");
+        h.server.enqueueText(QStringLiteral("The median is 3."));
+        QCOMPARE(h.run(QStringLiteral("median of 3 1 4 1 5?")), QStringLiteral("answered"));
+        QCOMPARE(h.lastToolResult(2)["stdout"].get<std::string>(), std::string("3\n"));
+    }
+
     void theTurnLimitEndsALoopingModel()
     {
         AgentOptions options;
@@ -112,8 +126,16 @@ private Q_SLOTS:
         h.server.enqueueToolCall(QStringLiteral("u1"), QStringLiteral("format_disk"), "{}");
         h.server.enqueueToolCall(
             QStringLiteral("u2"), QStringLiteral("run_python"), "{\"code\": 12");
+        h.server.enqueueToolCall(QStringLiteral("u3"),
+                                 QStringLiteral("write_file"),
+                                 "{\"path\": \"../../etc/passwd\", \"content\": \"x\"}");
+        h.server.enqueueToolCall(QStringLiteral("u4"), QStringLiteral("read_file"), "{}");
         h.server.enqueueText(QStringLiteral("sorry"));
         QCOMPARE(h.run(QStringLiteral("do something odd")), QStringLiteral("answered"));
+        QCOMPARE(h.server.requests().size(), 5);
+        QCOMPARE(h.lastToolResult(3)["status"].get<std::string>(), std::string("error"));
+        QVERIFY(h.lastToolResult(3)["error"].get<std::string>().find("..") != std::string::npos);
+        QVERIFY(h.lastToolResult(4)["error"].get<std::string>().find("path") != std::string::npos);
         QVERIFY(h.lastToolResult(1)["error"].get<std::string>().find("unknown tool")
                 != std::string::npos);
         QVERIFY(h.lastToolResult(2)["error"].get<std::string>().find("not a JSON object")
