@@ -434,6 +434,16 @@ private Q_SLOTS:
                                  "error",
                                  "done"})
             QVERIFY2(types.contains(QLatin1String(type)), type);
+        int lastTurn = 0;
+        for (const nlohmann::json &e : events) {
+            if (e.value("type", std::string()) == "usage") {
+                QCOMPARE(e["turn"].get<int>(), lastTurn + 1); // the live turn counter
+                lastTurn = e["turn"].get<int>();
+                QVERIFY(e.contains("run_total_tokens"));
+                QVERIFY(e.contains("run_cost_usd")); // a loopback model costs nothing
+            }
+        }
+        QCOMPARE(lastTurn, 2);
         const nlohmann::json &done = events.last();
         QCOMPARE(done["status"].get<std::string>(), std::string("max_turns"));
         QCOMPARE(done["limit"].get<std::string>(), std::string("max_turns"));

@@ -430,7 +430,8 @@ int runChat(const QStringList &args)
                          nlohmann::ordered_json event = {{"type", "usage"},
                                                          {"prompt_tokens", promptTokens},
                                                          {"completion_tokens", completionTokens},
-                                                         {"run_total_tokens", total}};
+                                                         {"run_total_tokens", total},
+                                                         {"turn", agent.turns()}};
                          if (cost >= 0)
                              event["run_cost_usd"] = cost;
                          emitJson(event);
