@@ -7,6 +7,8 @@
 #include <ui/chat/chatpane.h>
 #include <ui/chat/promptedit.h>
 #include <ui/console/consolepane.h>
+#include <ui/conversations/conversationlistmodel.h>
+#include <ui/conversations/conversationspane.h>
 #include <ui/editor/codeeditor.h>
 #include <ui/files/filespane.h>
 #include <ui/mainwindow.h>
@@ -16,6 +18,9 @@
 #include <QApplication>
 #include <QFileSystemModel>
 #include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -278,6 +283,87 @@ private Q_SLOTS:
         QVERIFY(store.open(ConversationStore::defaultPath(m_dataDir.path())));
         QCOMPARE(store.messages(id).value().size(), size_t(4));
         QVERIFY(!store.conversation(again.conversationId())); // saved once something happens
+    }
+
+    void switchingConversationsRestoresEachTranscript()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        MainWindow window(settingsFor(server));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto ask = [&](const QString &prompt, const QString &answer) {
+            server.enqueueText(answer);
+            QSignalSpy answered(window.agent(), &AgentRun::finished);
+            QTest::keyClicks(window.chatPane()->promptEdit(), prompt);
+            QTest::keyClick(window.chatPane()->promptEdit(), Qt::Key_Return);
+            return answered.wait(60000);
+        };
+        window.newConversation();
+        QVERIFY(ask(QStringLiteral("Alpha question"), QStringLiteral("Alpha answer")));
+        const QString alpha = window.conversationId();
+        QTest::keySequence(&window, QKeySequence::New);
+        QVERIFY(ask(QStringLiteral("Beta question"), QStringLiteral("Beta answer")));
+        const QString beta = window.conversationId();
+
+        ConversationsPane *pane = window.conversationsPane();
+        QListView *list = pane->view();
+        auto *model = qobject_cast<ConversationListModel *>(list->model());
+        QVERIFY(model);
+        QCOMPARE(model->idAt(0), beta); // newest first
+        QCOMPARE(list->currentIndex().row(), 0);
+        const QRect alphaRow = list->visualRect(model->index(model->rowOf(alpha)));
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, alphaRow.center());
+        QCOMPARE(window.conversationId(), alpha);
+        QCOMPARE(window.windowTitle(), QStringLiteral("Sandcastle — Alpha question"));
+        QVERIFY(window.chatPane()->transcriptText().contains(QStringLiteral("Alpha answer")));
+        QVERIFY(!window.chatPane()->transcriptText().contains(QStringLiteral("Beta")));
+        QVERIFY(window.openConversation(beta));
+        QVERIFY(window.chatPane()->transcriptText().contains(QStringLiteral("Beta answer")));
+        QVERIFY(!window.chatPane()->transcriptText().contains(QStringLiteral("Alpha")));
+
+        // Full-text search narrows the list to the conversations that mention the words.
+        QTest::keyClicks(pane->searchBox(), QStringLiteral("alph"));
+        QCOMPARE(model->rowCount(), 1);
+        QCOMPARE(model->idAt(0), alpha);
+        QVERIFY(model->index(0)
+                    .data(ConversationListModel::SnippetRole)
+                    .toString()
+                    .contains(QStringLiteral("[Alpha]")));
+        pane->searchBox()->clear();
+        QVERIFY(model->rowCount() >= 2);
+
+        // Renamed in place; the window follows when it is the open one.
+        QVERIFY(model->setData(model->index(model->rowOf(beta)), QStringLiteral("Second one")));
+        QCOMPARE(window.windowTitle(), QStringLiteral("Sandcastle — Second one"));
+
+        // Exported as Markdown.
+        QTemporaryDir exports;
+        const QString md = exports.filePath(QStringLiteral("alpha.md"));
+        QVERIFY(window.exportConversation(alpha, md, false));
+        QFile file(md);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains("Alpha question"));
+
+        // Deleted after a yes; the open conversation gives way to a new one.
+        QTimer::singleShot(200, this, [] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (box)
+                box->button(QMessageBox::Yes)->click();
+        });
+        pane->confirmDelete(beta);
+        QCOMPARE(model->rowOf(beta), -1);
+        QVERIFY(window.conversationId() != beta);
+        QCOMPARE(window.windowTitle(), QStringLiteral("Sandcastle — New conversation"));
+        QVERIFY(!QFileInfo::exists(m_dataDir.filePath(QStringLiteral("workspaces/") + beta)));
+        // A no keeps it.
+        QTimer::singleShot(200, this, [] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (box)
+                box->button(QMessageBox::Cancel)->click();
+        });
+        pane->confirmDelete(alpha);
+        QVERIFY(model->rowOf(alpha) >= 0);
     }
 };
 

@@ -3,6 +3,8 @@
 #include "chat/chatpane.h"
 #include "chat/promptedit.h"
 #include "console/consolepane.h"
+#include "conversations/conversationlistmodel.h"
+#include "conversations/conversationspane.h"
 #include "editor/codeeditor.h"
 #include "files/filespane.h"
 #include "settings/settingsdialog.h"
@@ -10,14 +12,18 @@
 #include <app/agent/agentrun.h>
 #include <app/keystore.h>
 #include <app/llm/chatclient.h>
+#include <app/store/conversationexport.h>
 #include <app/store/conversationmanager.h>
 #include <app/store/conversationrecorder.h>
 #include <app/store/conversationstore.h>
+#include <sandbox/containerengine.h>
 #include <sandbox/sandboxsession.h>
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QIcon>
@@ -48,6 +54,7 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     , m_files(new FilesPane(this))
     , m_store(std::make_unique<ConversationStore>())
 {
+    const Result<bool> opened = m_store->open(ConversationStore::defaultPath(m_settings.dataDir));
     initUiResources();
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/sandcastle.svg")));
@@ -94,13 +101,18 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     m_centreSplitter->setStretchFactor(1, 2);
     m_mainSplitter = new QSplitter(Qt::Horizontal, this);
     m_mainSplitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_conversationModel = new ConversationListModel(m_store.get(), this);
+    m_conversations = new ConversationsPane(m_conversationModel, this);
+    m_conversations->setObjectName(QStringLiteral("conversationsPane"));
+    m_mainSplitter->addWidget(m_conversations);
     m_mainSplitter->addWidget(m_chat);
     m_mainSplitter->addWidget(m_centreSplitter);
     m_mainSplitter->addWidget(m_files);
-    m_mainSplitter->setStretchFactor(0, 3);
-    m_mainSplitter->setStretchFactor(1, 4);
-    m_mainSplitter->setStretchFactor(2, 2);
-    m_mainSplitter->setSizes({420, 620, 260});
+    m_mainSplitter->setStretchFactor(0, 1);
+    m_mainSplitter->setStretchFactor(1, 3);
+    m_mainSplitter->setStretchFactor(2, 4);
+    m_mainSplitter->setStretchFactor(3, 2);
+    m_mainSplitter->setSizes({200, 400, 560, 240});
     setCentralWidget(m_mainSplitter);
 
     m_sandboxStatus = new QLabel(this);
@@ -109,7 +121,6 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     statusBar()->addWidget(m_sandboxStatus, 1);
     statusBar()->addPermanentWidget(m_modelStatus);
 
-    const Result<bool> opened = m_store->open(ConversationStore::defaultPath(m_settings.dataDir));
     const QString workspace = m_settings.workspaceFor(m_conversationId);
     m_files->setRoot(workspace);
     m_client = new ChatClient(m_settings.clientConfig(), this);
@@ -183,6 +194,41 @@ void MainWindow::buildMenus()
 
 void MainWindow::connectAgent()
 {
+    // A rename in the list renames the window when it is this conversation.
+    connect(m_conversationModel,
+            &ConversationListModel::dataChanged,
+            this,
+            [this](const QModelIndex &topLeft) {
+                if (topLeft.data(ConversationListModel::IdRole).toString() == m_conversationId)
+                    setConversationTitle(topLeft.data(Qt::EditRole).toString());
+            });
+    connect(
+        m_conversations, &ConversationsPane::openRequested, this, &MainWindow::openConversation);
+    connect(m_conversations, &ConversationsPane::newRequested, this, &MainWindow::newConversation);
+    connect(m_conversations,
+            &ConversationsPane::deleteRequested,
+            this,
+            &MainWindow::deleteConversation);
+    connect(m_conversations,
+            &ConversationsPane::exportRequested,
+            this,
+            [this](const QString &id, bool bundle) {
+                const QString path
+                    = bundle ? QFileDialog::getSaveFileName(
+                          this,
+                          tr("Export to a new folder"),
+                          QDir::homePath() + QStringLiteral("/sandcastle-") + id,
+                          QString(),
+                          nullptr,
+                          QFileDialog::ShowDirsOnly)
+                             : QFileDialog::getSaveFileName(this,
+                                                            tr("Export as Markdown"),
+                                                            QDir::homePath() + QLatin1Char('/') + id
+                                                                + QStringLiteral(".md"),
+                                                            tr("Markdown (*.md)"));
+                if (!path.isEmpty())
+                    exportConversation(id, path, bundle);
+            });
     connect(m_chat, &ChatPane::promptSubmitted, this, &MainWindow::submitPrompt);
     connect(m_chat, &ChatPane::stopRequested, m_agent, &AgentRun::stop);
 
@@ -246,6 +292,8 @@ void MainWindow::connectAgent()
             m_chat,
             [this](const QString &, const QString &message) { m_chat->addError(message); });
     connect(m_agent, &AgentRun::finished, this, [this](const QString &status, int) {
+        m_conversationModel->refresh(); // newest first, message counts
+        m_conversations->setCurrent(m_conversationId);
         m_approvalBar->hide();
         m_editor->setAgentWriting(false);
         m_chat->endAssistantMessage();
@@ -355,30 +403,104 @@ bool MainWindow::ensureConversationSaved(const QString &titleHint)
     m_recorder->setConversationId(m_conversationId);
     QSettings(m_settings.settingsFile(), QSettings::IniFormat)
         .setValue(QStringLiteral("conversations/last"), m_conversationId);
+    m_conversationModel->refresh();
+    m_conversations->setCurrent(m_conversationId);
     return true;
 }
 
 void MainWindow::openLastConversation()
 {
-    if (!m_store->isOpen())
-        return;
     const QString last = QSettings(m_settings.settingsFile(), QSettings::IniFormat)
                              .value(QStringLiteral("conversations/last"))
                              .toString();
-    if (last.isEmpty())
-        return;
-    const Result<ConversationInfo> info = m_store->conversation(last);
-    const Result<nlohmann::json> messages = m_store->messages(last);
-    if (!info || !messages)
-        return; // deleted meanwhile: start a new one
-    m_conversationId = last;
+    if (!last.isEmpty())
+        openConversation(last); // deleted meanwhile: the new one stays
+    m_conversations->setCurrent(m_conversationId);
+}
+
+bool MainWindow::openConversation(const QString &conversationId)
+{
+    if (conversationId == m_conversationId && m_conversationSaved)
+        return true;
+    if (m_agent->isRunning() || m_personRunning) {
+        statusBar()->showMessage(tr("Stop the agent or the run before switching conversations."),
+                                 5000);
+        m_conversations->setCurrent(m_conversationId);
+        return false;
+    }
+    if (!m_store->isOpen())
+        return false;
+    const Result<ConversationInfo> info = m_store->conversation(conversationId);
+    const Result<nlohmann::json> messages = m_store->messages(conversationId);
+    if (!info || !messages) {
+        statusBar()->showMessage(!info ? info.error() : messages.error(), 8000);
+        return false;
+    }
+    const bool hadSession = m_session->state() != SandboxSession::State::Stopped;
+    m_session->stop(); // the other conversation's variables stay with it
+    m_conversationId = conversationId;
     m_conversationSaved = true;
-    m_recorder->setConversationId(last);
+    m_recorder->setConversationId(conversationId);
     m_files->setRoot(info.value().workspace);
-    m_session->setConfig(m_settings.sandboxConfig(last, info.value().workspace));
+    m_session->setConfig(m_settings.sandboxConfig(conversationId, info.value().workspace));
     m_agent->loadHistory(messages.value());
+    m_chat->clearTranscript();
     m_chat->showHistory(messages.value());
+    m_console->clear();
     setConversationTitle(info.value().title);
+    QSettings(m_settings.settingsFile(), QSettings::IniFormat)
+        .setValue(QStringLiteral("conversations/last"), conversationId);
+    m_conversations->setCurrent(conversationId);
+    if (hadSession && !m_session->config().fresh)
+        m_session->start();
+    updateStatus();
+    return true;
+}
+
+void MainWindow::deleteConversation(const QString &conversationId)
+{
+    if (conversationId == m_conversationId) {
+        if (m_agent->isRunning() || m_personRunning) {
+            statusBar()->showMessage(tr("Stop the agent or the run before deleting this "
+                                        "conversation."),
+                                     5000);
+            return;
+        }
+        newConversation();
+    }
+    const Result<QString> removed
+        = ConversationManager::remove(*m_store,
+                                      ContainerEngine(m_settings.engine, m_settings.engineContext),
+                                      m_settings.dataDir,
+                                      conversationId);
+    if (!removed)
+        m_chat->addError(tr("Could not delete the conversation: %1").arg(removed.error()));
+    else if (!removed.value().isEmpty())
+        statusBar()->showMessage(removed.value(), 10000);
+    m_conversationModel->refresh();
+    m_conversations->setCurrent(m_conversationId);
+}
+
+bool MainWindow::exportConversation(const QString &conversationId, const QString &path, bool bundle)
+{
+    QString error;
+    if (bundle) {
+        const Result<QStringList> written
+            = ConversationExport::bundle(*m_store, conversationId, path);
+        if (!written)
+            error = written.error();
+    } else {
+        const Result<bool> written
+            = ConversationExport::writeMarkdown(*m_store, conversationId, path);
+        if (!written)
+            error = written.error();
+    }
+    if (!error.isEmpty()) {
+        m_chat->addError(tr("Could not export the conversation: %1").arg(error));
+        return false;
+    }
+    statusBar()->showMessage(tr("Exported to %1").arg(QDir::toNativeSeparators(path)), 8000);
+    return true;
 }
 
 void MainWindow::newConversation()
@@ -396,6 +518,7 @@ void MainWindow::newConversation()
     m_chat->clearTranscript();
     m_console->clear();
     setConversationTitle(tr("New conversation"));
+    m_conversations->setCurrent(QString());
     if (!m_session->config().fresh)
         m_session->start();
     updateStatus();

@@ -19,6 +19,8 @@ class ConversationStore;
 class ChatPane;
 class CodeEditor;
 class ConsolePane;
+class ConversationListModel;
+class ConversationsPane;
 class FilesPane;
 class SandboxSession;
 
@@ -40,8 +42,15 @@ public:
     SandboxSession *session() const { return m_session; }
 
     QString conversationId() const { return m_conversationId; }
+    ConversationsPane *conversationsPane() const { return m_conversations; }
     // Starts an empty conversation (the current one stays in the store).
     void newConversation();
+    // Switches to a stored conversation: its transcript, workspace and sandbox. Refused (false)
+    // while the agent or a run is busy, or when it cannot be read.
+    bool openConversation(const QString &conversationId);
+    void deleteConversation(const QString &conversationId);
+    // Writes the conversation as Markdown (a file) or as a re-runnable bundle (a new folder).
+    bool exportConversation(const QString &conversationId, const QString &path, bool bundle);
     void submitPrompt(const QString &text);
     void runEditorCode();
     void openSettings();
@@ -67,6 +76,8 @@ private:
     AppSettings m_settings;
     QString m_conversationId;
     QString m_title;
+    ConversationListModel *m_conversationModel = nullptr;
+    ConversationsPane *m_conversations = nullptr;
     ChatPane *m_chat = nullptr;
     CodeEditor *m_editor = nullptr;
     ConsolePane *m_console = nullptr;

@@ -25,7 +25,6 @@
 #include <QNetworkReply>
 #include <QProcess>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -497,19 +496,6 @@ int runChat(const QStringList &args)
 
 // ---------------------------------------------------------------- conversations
 
-Result<QString> markdownOf(const ConversationStore &store, const QString &id)
-{
-    const Result<ConversationInfo> info = store.conversation(id);
-    const Result<nlohmann::json> messages = store.messages(id);
-    const Result<QList<StoredRun>> runs = store.runs(id);
-    if (!info || !messages || !runs)
-        return Result<QString>::failure(!info       ? info.error()
-                                        : !messages ? messages.error()
-                                                    : runs.error());
-    return Result<QString>::ok(
-        ConversationExport::markdown(info.value(), messages.value(), runs.value()));
-}
-
 int runConversations(const QStringList &args)
 {
     QCommandLineParser parser;
@@ -569,7 +555,7 @@ int runConversations(const QStringList &args)
     if (action == QLatin1String("show")) {
         if (!needs(2, QStringLiteral("show ID")))
             return kExitUsage;
-        const Result<QString> text = markdownOf(store, words.at(1));
+        const Result<QString> text = ConversationExport::markdown(store, words.at(1));
         if (!text)
             return fail(text.error());
         writeOut(text.value());
@@ -612,14 +598,10 @@ int runConversations(const QStringList &args)
                          .arg(parser.value(bundleDir)));
             return kExitOk;
         }
-        const Result<QString> text = markdownOf(store, id);
-        if (!text)
-            return fail(text.error());
-        QSaveFile out(parser.value(markdownFile));
-        const QByteArray bytes = text.value().toUtf8();
-        if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size() || !out.commit())
-            return fail(QStringLiteral("could not write %1: %2")
-                            .arg(parser.value(markdownFile), out.errorString()));
+        const Result<bool> written
+            = ConversationExport::writeMarkdown(store, id, parser.value(markdownFile));
+        if (!written)
+            return fail(written.error());
         return kExitOk;
     }
     return usageError(QStringLiteral("unknown conversations action: ") + action);

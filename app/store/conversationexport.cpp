@@ -216,6 +216,27 @@ markdown(const ConversationInfo &info, const nlohmann::json &messages, const QLi
     return out;
 }
 
+Result<QString> markdown(const ConversationStore &store, const QString &conversationId)
+{
+    const Result<ConversationInfo> info = store.conversation(conversationId);
+    const Result<nlohmann::json> messages = store.messages(conversationId);
+    const Result<QList<StoredRun>> runs = store.runs(conversationId);
+    if (!info || !messages || !runs)
+        return Result<QString>::failure(!info       ? info.error()
+                                        : !messages ? messages.error()
+                                                    : runs.error());
+    return Result<QString>::ok(markdown(info.value(), messages.value(), runs.value()));
+}
+
+Result<bool>
+writeMarkdown(const ConversationStore &store, const QString &conversationId, const QString &path)
+{
+    const Result<QString> text = markdown(store, conversationId);
+    if (!text)
+        return Result<bool>::failure(text.error());
+    return writeFile(path, text.value().toUtf8());
+}
+
 Result<QStringList>
 bundle(const ConversationStore &store, const QString &conversationId, const QString &targetDir)
 {

@@ -10,6 +10,11 @@ QString markdown(const ConversationInfo &info,
                  const nlohmann::json &messages,
                  const QList<StoredRun> &runs);
 
+// The same for a stored conversation, and written to a file (atomically).
+Result<QString> markdown(const ConversationStore &store, const QString &conversationId);
+Result<bool>
+writeMarkdown(const ConversationStore &store, const QString &conversationId, const QString &path);
+
 // A folder that reproduces the conversation's work (it must not exist, or be empty):
 //   README.md        what is here and how to re-run it with `sandcastle exec`
 //   transcript.md    the Markdown above;  transcript.json  messages and runs

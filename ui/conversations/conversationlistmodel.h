@@ -1,0 +1,51 @@
+#pragma once
+
+#include <app/store/conversationstore.h>
+
+#include <QAbstractListModel>
+
+namespace Sandcastle {
+
+// The stored conversations as a list, newest first; with a filter, the conversations whose
+// messages match it (the store's full-text search), best match first, each with a snippet.
+class ConversationListModel : public QAbstractListModel
+{
+    Q_OBJECT
+public:
+    enum Role { IdRole = Qt::UserRole + 1, UpdatedRole, SnippetRole, MessageCountRole };
+
+    explicit ConversationListModel(ConversationStore *store, QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+    // Renames in the store (the title is edited in place).
+    bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
+
+    void setFilter(const QString &text);
+    QString filter() const { return m_filter; }
+    // Reads the store again (after a message, a rename, a delete).
+    void refresh();
+    int rowOf(const QString &conversationId) const;
+    QString idAt(int row) const;
+    QString lastError() const { return m_lastError; }
+
+private:
+    struct Row
+    {
+        QString id;
+        QString title;
+        qint64 updatedMs = 0;
+        int messageCount = 0;
+        QString snippet;
+    };
+    QList<Row> load();
+
+    ConversationStore *m_store;
+    QString m_filter;
+    QList<Row> m_rows;
+    QString m_lastError;
+};
+
+} // namespace Sandcastle

@@ -1,0 +1,115 @@
+#include "conversationspane.h"
+
+#include "conversationlistmodel.h"
+
+#include <QAction>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QMenu>
+#include <QMessageBox>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace Sandcastle {
+
+ConversationsPane::ConversationsPane(ConversationListModel *model, QWidget *parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_search(new QLineEdit(this))
+    , m_view(new QListView(this))
+{
+    m_search->setObjectName(QStringLiteral("conversationSearch"));
+    m_search->setPlaceholderText(tr("Search conversations"));
+    m_search->setClearButtonEnabled(true);
+    m_view->setObjectName(QStringLiteral("conversationList"));
+    m_view->setModel(model);
+    m_view->setEditTriggers(QAbstractItemView::EditKeyPressed);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_view->setWordWrap(true);
+    m_view->setUniformItemSizes(false);
+
+    auto *newButton = new QToolButton(this);
+    newButton->setObjectName(QStringLiteral("newConversationButton"));
+    newButton->setText(tr("New"));
+    newButton->setToolTip(tr("New conversation (Ctrl+N)"));
+    auto *header = new QHBoxLayout;
+    header->addWidget(new QLabel(tr("Conversations"), this), 1);
+    header->addWidget(newButton);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(header);
+    layout->addWidget(m_search);
+    layout->addWidget(m_view, 1);
+
+    connect(newButton, &QToolButton::clicked, this, &ConversationsPane::newRequested);
+    connect(m_search, &QLineEdit::textChanged, m_model, &ConversationListModel::setFilter);
+    connect(m_view, &QListView::activated, this, [this](const QModelIndex &index) {
+        Q_EMIT openRequested(index.data(ConversationListModel::IdRole).toString());
+    });
+    connect(m_view, &QListView::clicked, this, [this](const QModelIndex &index) {
+        Q_EMIT openRequested(index.data(ConversationListModel::IdRole).toString());
+    });
+    connect(m_view, &QListView::customContextMenuRequested, this, &ConversationsPane::showMenu);
+
+    auto *remove = new QAction(tr("Delete…"), m_view);
+    remove->setShortcut(QKeySequence::Delete);
+    remove->setShortcutContext(Qt::WidgetShortcut);
+    connect(remove, &QAction::triggered, this, [this] {
+        const QString id = m_view->currentIndex().data(ConversationListModel::IdRole).toString();
+        if (!id.isEmpty())
+            confirmDelete(id);
+    });
+    m_view->addAction(remove);
+}
+
+void ConversationsPane::setCurrent(const QString &conversationId)
+{
+    const int row = m_model->rowOf(conversationId);
+    if (row >= 0)
+        m_view->setCurrentIndex(m_model->index(row));
+    else
+        m_view->clearSelection();
+}
+
+void ConversationsPane::confirmDelete(const QString &conversationId)
+{
+    const int row = m_model->rowOf(conversationId);
+    const QString title
+        = row >= 0 ? m_model->index(row).data(Qt::EditRole).toString() : conversationId;
+    QMessageBox box(
+        QMessageBox::Warning,
+        tr("Delete conversation"),
+        tr("Delete “%1”, its workspace files and its sandbox? This cannot be undone.").arg(title),
+        QMessageBox::Yes | QMessageBox::Cancel,
+        this);
+    box.setObjectName(QStringLiteral("confirmDelete"));
+    box.setDefaultButton(QMessageBox::Cancel);
+    if (box.exec() == QMessageBox::Yes)
+        Q_EMIT deleteRequested(conversationId);
+}
+
+void ConversationsPane::showMenu(const QPoint &position)
+{
+    const QModelIndex index = m_view->indexAt(position);
+    if (!index.isValid())
+        return;
+    const QString id = index.data(ConversationListModel::IdRole).toString();
+    QMenu menu(this);
+    menu.addAction(tr("Open"), this, [this, id] { Q_EMIT openRequested(id); });
+    menu.addAction(tr("Rename"), this, [this, index] { m_view->edit(index); });
+    menu.addSeparator();
+    menu.addAction(
+        tr("Export as Markdown…"), this, [this, id] { Q_EMIT exportRequested(id, false); });
+    menu.addAction(tr("Export as a folder that re-runs…"), this, [this, id] {
+        Q_EMIT exportRequested(id, true);
+    });
+    menu.addSeparator();
+    menu.addAction(tr("Delete…"), this, [this, id] { confirmDelete(id); });
+    menu.exec(m_view->viewport()->mapToGlobal(position));
+}
+
+} // namespace Sandcastle
