@@ -11,6 +11,7 @@
 #include <ui/conversations/conversationspane.h>
 #include <ui/editor/codeeditor.h>
 #include <ui/files/filespane.h>
+#include <ui/files/workspacemodel.h>
 #include <ui/mainwindow.h>
 
 #include <Qsci/qscilexer.h>

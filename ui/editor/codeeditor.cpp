@@ -1,5 +1,6 @@
 #include "codeeditor.h"
 
+#include <Qsci/qscilexerbash.h>
 #include <Qsci/qscilexerpython.h>
 
 #include <QFontDatabase>
@@ -9,11 +10,7 @@ namespace Sandcastle {
 CodeEditor::CodeEditor(QWidget *parent)
     : QsciScintilla(parent)
 {
-    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    auto *lexer = new QsciLexerPython(this);
-    lexer->setDefaultFont(mono);
-    lexer->setFont(mono);
-    setLexer(lexer);
+    setLanguage(QStringLiteral("python"));
     setUtf8(true);
     setMarginType(0, QsciScintilla::NumberMargin);
     setMarginLineNumbers(0, true);
@@ -44,6 +41,29 @@ void CodeEditor::showStreamingCode(const QString &code)
     setReadOnly(wasReadOnly);
     const int last = lines() - 1;
     ensureLineVisible(last < 0 ? 0 : last);
+}
+
+void CodeEditor::setLanguage(const QString &language)
+{
+    if (language == m_language && (lexer() || language.isEmpty()))
+        return;
+    m_language = language;
+    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    QsciLexer *old = lexer();
+    QsciLexer *next = nullptr;
+    if (language == QLatin1String("python"))
+        next = new QsciLexerPython(this);
+    else if (language == QLatin1String("bash"))
+        next = new QsciLexerBash(this);
+    if (next) {
+        next->setDefaultFont(mono);
+        next->setFont(mono);
+    }
+    setLexer(next);
+    if (!next)
+        setFont(mono);
+    if (old && old != next)
+        old->deleteLater();
 }
 
 void CodeEditor::setAgentWriting(bool writing)

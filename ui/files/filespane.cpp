@@ -1,15 +1,26 @@
 #include "filespane.h"
 
+#include "workspacemodel.h"
+
 #include <sandbox/pathguard.h>
+#include <ui/editor/codeeditor.h>
 
 #include <QDesktopServices>
 #include <QDir>
-#include <QFileSystemModel>
+#include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStandardItemModel>
+#include <QTableView>
 #include <QTreeView>
 #include <QUrl>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -19,8 +30,16 @@ namespace Sandcastle {
 FilesPane::FilesPane(QWidget *parent)
     : QWidget(parent)
     , m_title(new QLabel(tr("Files"), this))
-    , m_model(new QFileSystemModel(this))
+    , m_model(new WorkspaceModel(this))
     , m_view(new QTreeView(this))
+    , m_stack(new QStackedWidget(this))
+    , m_message(new QLabel(m_stack))
+    , m_imageArea(new QScrollArea(m_stack))
+    , m_image(new QLabel(m_imageArea))
+    , m_table(new QTableView(m_stack))
+    , m_tableModel(new QStandardItemModel(this))
+    , m_text(new CodeEditor(m_stack))
+    , m_note(new QLabel(this))
 {
     m_model->setFilter(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
     m_model->setReadOnly(true);
@@ -30,23 +49,65 @@ FilesPane::FilesPane(QWidget *parent)
     m_view->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_view->setColumnHidden(2, true); // type
     m_view->setColumnHidden(3, true); // date
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+
+    m_message->setObjectName(QStringLiteral("previewMessage"));
+    m_message->setWordWrap(true);
+    m_message->setAlignment(Qt::AlignCenter);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_image->setObjectName(QStringLiteral("previewImage"));
+    m_image->setAlignment(Qt::AlignCenter);
+    m_imageArea->setWidget(m_image);
+    m_imageArea->setWidgetResizable(true);
+    m_imageArea->setAlignment(Qt::AlignCenter);
+    m_table->setObjectName(QStringLiteral("previewTable"));
+    m_table->setModel(m_tableModel);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_text->setObjectName(QStringLiteral("previewText"));
+    m_text->setReadOnly(true);
+    m_note->setObjectName(QStringLiteral("previewNote"));
+    m_note->setWordWrap(true);
+    m_note->hide();
+    m_stack->addWidget(m_message);
+    m_stack->addWidget(m_imageArea);
+    m_stack->addWidget(m_table);
+    m_stack->addWidget(m_text);
+
+    auto *previewArea = new QWidget(this);
+    auto *previewLayout = new QVBoxLayout(previewArea);
+    previewLayout->setContentsMargins(0, 0, 0, 0);
+    previewLayout->addWidget(m_stack, 1);
+    previewLayout->addWidget(m_note);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_view);
+    split->addWidget(previewArea);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_title);
-    layout->addWidget(m_view, 1);
+    layout->addWidget(split, 1);
+
+    connect(m_view->selectionModel(),
+            &QItemSelectionModel::currentChanged,
+            this,
+            [this](const QModelIndex &current) {
+                if (current.isValid() && !m_model->isDir(current))
+                    preview(relativeOf(current));
+            });
     connect(m_view, &QTreeView::activated, this, [this](const QModelIndex &index) {
-        if (m_model->isDir(index))
-            return;
-        // The code could have planted a link to ~/.ssh; open only what really is in the workspace.
-        const QString relative = QDir(m_root).relativeFilePath(m_model->filePath(index));
-        const Result<int> fd = PathGuard::openInside(m_root, relative, O_RDONLY | O_NONBLOCK);
-        if (!fd) {
-            m_title->setText(tr("Not opened: %1").arg(fd.error()));
-            return;
-        }
-        ::close(fd.value());
-        QDesktopServices::openUrl(QUrl::fromLocalFile(m_model->filePath(index)));
+        if (!m_model->isDir(index))
+            openExternally(relativeOf(index));
     });
+    connect(m_view, &QTreeView::customContextMenuRequested, this, &FilesPane::showMenu);
+    connect(&m_loader, &QFutureWatcher<FilePreview>::finished, this, [this] {
+        showPreview(m_loader.result());
+    });
+}
+
+QString FilesPane::relativeOf(const QModelIndex &index) const
+{
+    return QDir(m_root).relativeFilePath(m_model->filePath(index));
 }
 
 void FilesPane::setRoot(const QString &path)
@@ -54,17 +115,146 @@ void FilesPane::setRoot(const QString &path)
     m_root = path;
     QDir().mkpath(path);
     m_view->setRootIndex(m_model->setRootPath(path));
+    m_model->setChangedFiles({});
     m_title->setText(tr("Files — %1").arg(QDir::toNativeSeparators(path)));
     m_title->setToolTip(path);
+    m_previewed.clear();
+    m_message->clear();
+    m_note->hide();
+    m_stack->setCurrentWidget(m_message);
 }
 
 void FilesPane::highlight(const QStringList &relativePaths)
 {
+    m_model->setChangedFiles(relativePaths);
     if (relativePaths.isEmpty())
         return;
     const QModelIndex index = m_model->index(QDir(m_root).filePath(relativePaths.first()));
     if (index.isValid())
         m_view->setCurrentIndex(index);
+    else
+        preview(relativePaths.first()); // the model has not seen it yet
+}
+
+void FilesPane::preview(const QString &relativePath)
+{
+    m_previewed = relativePath;
+    m_message->setText(tr("Loading %1…").arg(relativePath));
+    m_stack->setCurrentWidget(m_message);
+    m_note->hide();
+    // Off the UI thread: a large CSV or image must not stall the window.
+    m_loader.setFuture(QtConcurrent::run(&FilePreview::load, m_root, relativePath));
+}
+
+void FilesPane::showPreview(const FilePreview &preview)
+{
+    switch (preview.kind) {
+    case FilePreview::Kind::Image: {
+        QPixmap pixmap = QPixmap::fromImage(preview.image);
+        const QSize room = m_imageArea->viewport()->size();
+        if (pixmap.width() > room.width() || pixmap.height() > room.height())
+            pixmap = pixmap.scaled(room, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+        m_image->setPixmap(pixmap);
+        m_image->setToolTip(
+            tr("%1 × %2 pixels").arg(preview.image.width()).arg(preview.image.height()));
+        m_stack->setCurrentWidget(m_imageArea);
+        break;
+    }
+    case FilePreview::Kind::Table: {
+        m_tableModel->clear();
+        m_tableModel->setHorizontalHeaderLabels(preview.header);
+        for (const QStringList &row : preview.rows) {
+            QList<QStandardItem *> items;
+            items.reserve(row.size());
+            for (const QString &field : row)
+                items << new QStandardItem(field);
+            m_tableModel->appendRow(items);
+        }
+        m_stack->setCurrentWidget(m_table);
+        break;
+    }
+    case FilePreview::Kind::Text:
+        m_text->setLanguage(preview.language);
+        m_text->setText(preview.text);
+        m_stack->setCurrentWidget(m_text);
+        break;
+    case FilePreview::Kind::Message:
+        m_message->setText(preview.message);
+        m_stack->setCurrentWidget(m_message);
+        break;
+    }
+    const bool note = preview.kind != FilePreview::Kind::Message && !preview.message.isEmpty();
+    m_note->setText(note ? preview.message : QString());
+    m_note->setVisible(note);
+    Q_EMIT previewShown(m_previewed, preview.kind);
+}
+
+void FilesPane::openExternally(const QString &relative)
+{
+    // The code could have planted a link to ~/.ssh; open only what really is in the workspace.
+    const Result<int> fd = PathGuard::openInside(m_root, relative, O_RDONLY | O_NONBLOCK);
+    if (!fd) {
+        m_message->setText(tr("Not opened: %1").arg(fd.error()));
+        m_stack->setCurrentWidget(m_message);
+        return;
+    }
+    ::close(fd.value());
+    QDesktopServices::openUrl(QUrl::fromLocalFile(QDir(m_root).filePath(relative)));
+}
+
+void FilesPane::saveCopy(const QString &relative)
+{
+    const QString target = QFileDialog::getSaveFileName(this,
+                                                        tr("Save a copy"),
+                                                        QDir::homePath() + QLatin1Char('/')
+                                                            + QFileInfo(relative).fileName());
+    if (target.isEmpty())
+        return;
+    const Result<int> fd = PathGuard::openInside(m_root, relative, O_RDONLY | O_NONBLOCK);
+    QString error = fd ? QString() : fd.error();
+    if (fd) {
+        QFile in;
+        QSaveFile out(target);
+        if (!in.open(fd.value(), QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+            ::close(fd.value());
+            error = in.errorString();
+        } else if (!out.open(QIODevice::WriteOnly)) {
+            error = out.errorString();
+        } else {
+            while (!in.atEnd() && error.isEmpty()) {
+                const QByteArray chunk = in.read(1 << 20);
+                if (out.write(chunk) != chunk.size())
+                    error = out.errorString();
+            }
+            if (error.isEmpty() && !out.commit())
+                error = out.errorString();
+        }
+    }
+    m_note->setText(error.isEmpty() ? tr("Saved a copy as %1").arg(QDir::toNativeSeparators(target))
+                                    : tr("Not saved: %1").arg(error));
+    m_note->show();
+}
+
+void FilesPane::showMenu(const QPoint &position)
+{
+    const QModelIndex index = m_view->indexAt(position);
+    if (!index.isValid())
+        return;
+    const QString relative = relativeOf(index);
+    const bool isDir = m_model->isDir(index);
+    QMenu menu(this);
+    if (!isDir) {
+        menu.addAction(tr("Open with the default application"), this, [this, relative] {
+            openExternally(relative);
+        });
+        menu.addAction(tr("Save a copy…"), this, [this, relative] { saveCopy(relative); });
+    }
+    menu.addAction(tr("Show in the file manager"), this, [this, relative, isDir] {
+        const QString folder = isDir ? QDir(m_root).filePath(relative)
+                                     : QFileInfo(QDir(m_root).filePath(relative)).absolutePath();
+        QDesktopServices::openUrl(QUrl::fromLocalFile(folder));
+    });
+    menu.exec(m_view->viewport()->mapToGlobal(position));
 }
 
 } // namespace Sandcastle

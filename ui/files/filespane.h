@@ -1,14 +1,26 @@
 #pragma once
 
+#include "filepreview.h"
+
+#include <QFutureWatcher>
 #include <QWidget>
 
-class QFileSystemModel;
 class QLabel;
+class QScrollArea;
+class QStackedWidget;
+class QStandardItemModel;
+class QTableView;
 class QTreeView;
 
 namespace Sandcastle {
 
-// The workspace browser: the conversation's folder as a tree, updated as the code writes.
+class CodeEditor;
+class WorkspaceModel;
+
+// The workspace browser: the conversation's folder as a tree, updated as the code writes, the
+// last run's files in bold, and a preview of the selected file under it (images, CSV/TSV as a
+// table, text and code highlighted), loaded off the UI thread. Every read goes through
+// PathGuard, so a symlink the code planted shows an error, never the file it points to.
 class FilesPane : public QWidget
 {
     Q_OBJECT
@@ -17,15 +29,41 @@ public:
 
     void setRoot(const QString &path);
     QString root() const { return m_root; }
-    QFileSystemModel *model() const { return m_model; }
+    WorkspaceModel *model() const { return m_model; }
     QTreeView *view() const { return m_view; }
+    // Marks the last run's files and selects the first, which shows its preview.
     void highlight(const QStringList &relativePaths);
+    // Shows the preview of a workspace file (relative path).
+    void preview(const QString &relativePath);
+
+    QStackedWidget *previewStack() const { return m_stack; }
+    QString previewedFile() const { return m_previewed; }
+
+Q_SIGNALS:
+    void previewShown(const QString &relativePath, Sandcastle::FilePreview::Kind kind);
 
 private:
+    void showPreview(const FilePreview &preview);
+    void showMenu(const QPoint &position);
+    QString relativeOf(const QModelIndex &index) const;
+    void openExternally(const QString &relative);
+    void saveCopy(const QString &relative);
+
     QString m_root;
+    QString m_previewed;
     QLabel *m_title = nullptr;
-    QFileSystemModel *m_model = nullptr;
+    WorkspaceModel *m_model = nullptr;
     QTreeView *m_view = nullptr;
+    QStackedWidget *m_stack = nullptr;
+    QLabel *m_message = nullptr;
+    QScrollArea *m_imageArea = nullptr;
+    QLabel *m_image = nullptr;
+    QTableView *m_table = nullptr;
+    QStandardItemModel *m_tableModel = nullptr;
+    CodeEditor *m_text = nullptr;
+    QLabel *m_note = nullptr;
+    QFutureWatcher<FilePreview> m_loader;
+    quint64 m_generation = 0;
 };
 
 } // namespace Sandcastle

@@ -1,0 +1,193 @@
+#include <ui/editor/codeeditor.h>
+#include <ui/files/filepreview.h>
+#include <ui/files/filespane.h>
+#include <ui/files/workspacemodel.h>
+
+#include <QImage>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QtTest>
+
+using namespace Sandcastle;
+
+namespace {
+
+void writeFile(const QString &path, const QByteArray &bytes)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(bytes);
+}
+
+} // namespace
+
+// The files pane's previews, on real files, offscreen.
+class TestFilesPane : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_workspace;
+    QTemporaryDir m_outside;
+
+    FilePreview::Kind previewOf(FilesPane &pane, const QString &relative)
+    {
+        QSignalSpy shown(&pane, &FilesPane::previewShown);
+        pane.preview(relative);
+        if (!shown.wait(10000))
+            return FilePreview::Kind::Message;
+        return shown.last().at(1).value<FilePreview::Kind>();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        qRegisterMetaType<FilePreview::Kind>();
+        QImage chart(320, 200, QImage::Format_RGB32);
+        chart.fill(Qt::darkCyan);
+        QDir().mkpath(m_workspace.filePath(QStringLiteral("outputs")));
+        QVERIFY(chart.save(m_workspace.filePath(QStringLiteral("outputs/chart.png"))));
+        QVERIFY(chart.save(m_workspace.filePath(QStringLiteral("photo.jpg"))));
+        writeFile(m_workspace.filePath(QStringLiteral("logo.svg")),
+                  "<svg xmlns='http://www.w3.org/2000/svg' width='40' height='30'>"
+                  "<rect width='40' height='30' fill='red'/></svg>");
+        writeFile(m_workspace.filePath(QStringLiteral("broken.png")), "not a png at all");
+        QByteArray csv = "city,note\n\"Oslo, Norway\",\"said \"\"hi\"\"\"\nRome,\"two\nlines\"\n";
+        for (int i = 0; i < 1500; ++i)
+            csv += "row" + QByteArray::number(i) + "," + QByteArray::number(i * 2) + "\n";
+        writeFile(m_workspace.filePath(QStringLiteral("data.csv")), csv);
+        writeFile(m_workspace.filePath(QStringLiteral("small.tsv")), "a\tb\n1\t2\n");
+        writeFile(m_workspace.filePath(QStringLiteral("script.py")),
+                  "def f(x):\n    return x * 2\n");
+        writeFile(m_workspace.filePath(QStringLiteral("big.txt")),
+                  QByteArray(FilePreview::kMaxTextBytes + 10, 'a'));
+        writeFile(m_workspace.filePath(QStringLiteral("blob.bin")), QByteArray("\x00\x01\x02", 3));
+        writeFile(m_outside.filePath(QStringLiteral("secret.txt")), "HOST SECRET");
+        QVERIFY(QFile::link(QStringLiteral("/etc/passwd"),
+                            m_workspace.filePath(QStringLiteral("passwd"))));
+        QVERIFY(QFile::link(m_outside.path(), m_workspace.filePath(QStringLiteral("hostdir"))));
+    }
+
+    void csvFieldsFollowTheRfc()
+    {
+        bool more = true;
+        const QList<QStringList> rows = FilePreview::parseDelimited(
+            QStringLiteral("a,b\r\n\"x, y\",\"he said \"\"no\"\"\"\n\"multi\nline\",\n"),
+            QLatin1Char(','),
+            10,
+            &more);
+        QCOMPARE(rows.size(), 3);
+        QCOMPARE(rows.at(1),
+                 (QStringList{QStringLiteral("x, y"), QStringLiteral("he said \"no\"")}));
+        QCOMPARE(rows.at(2), (QStringList{QStringLiteral("multi\nline"), QString()}));
+        QVERIFY(!more);
+        FilePreview::parseDelimited(QStringLiteral("1\n2\n3\n"), QLatin1Char(','), 2, &more);
+        QVERIFY(more);
+        QCOMPARE(
+            FilePreview::parseDelimited(QStringLiteral("last,row"), QLatin1Char(','), 5).size(), 1);
+    }
+
+    void imagesShowAsPictures()
+    {
+        FilesPane pane;
+        pane.resize(400, 600);
+        pane.show();
+        pane.setRoot(m_workspace.path());
+        for (const QString &name : {QStringLiteral("outputs/chart.png"),
+                                    QStringLiteral("photo.jpg"),
+                                    QStringLiteral("logo.svg")}) {
+            QCOMPARE(previewOf(pane, name), FilePreview::Kind::Image);
+            const auto *image = pane.findChild<QLabel *>(QStringLiteral("previewImage"));
+            QVERIFY(!image->pixmap().isNull());
+            QVERIFY(pane.previewStack()->currentWidget()->isAncestorOf(image));
+        }
+        QCOMPARE(previewOf(pane, QStringLiteral("broken.png")), FilePreview::Kind::Message);
+        QVERIFY(pane.findChild<QLabel *>(QStringLiteral("previewMessage"))
+                    ->text()
+                    .contains(QStringLiteral("not a valid PNG")));
+    }
+
+    void csvShowsAsATableOfTheFirstThousandRows()
+    {
+        FilesPane pane;
+        pane.show();
+        pane.setRoot(m_workspace.path());
+        QCOMPARE(previewOf(pane, QStringLiteral("data.csv")), FilePreview::Kind::Table);
+        auto *table = pane.findChild<QTableView *>(QStringLiteral("previewTable"));
+        QCOMPARE(pane.previewStack()->currentWidget(), table);
+        QCOMPARE(table->model()->rowCount(), FilePreview::kMaxRows);
+        QCOMPARE(table->model()->headerData(0, Qt::Horizontal).toString(), QStringLiteral("city"));
+        QCOMPARE(table->model()->index(0, 0).data().toString(), QStringLiteral("Oslo, Norway"));
+        QCOMPARE(table->model()->index(0, 1).data().toString(), QStringLiteral("said \"hi\""));
+        QCOMPARE(table->model()->index(1, 1).data().toString(), QStringLiteral("two\nlines"));
+        QVERIFY(pane.findChild<QLabel *>(QStringLiteral("previewNote"))
+                    ->text()
+                    .contains(QStringLiteral("first 1000")));
+        QCOMPARE(previewOf(pane, QStringLiteral("small.tsv")), FilePreview::Kind::Table);
+        QCOMPARE(table->model()->index(0, 1).data().toString(), QStringLiteral("2"));
+    }
+
+    void codeShowsHighlightedAndBigOrBinaryFilesAreRefused()
+    {
+        FilesPane pane;
+        pane.show();
+        pane.setRoot(m_workspace.path());
+        QCOMPARE(previewOf(pane, QStringLiteral("script.py")), FilePreview::Kind::Text);
+        auto *text = pane.findChild<CodeEditor *>(QStringLiteral("previewText"));
+        QCOMPARE(text->text(), QStringLiteral("def f(x):\n    return x * 2\n"));
+        QCOMPARE(text->language(), QStringLiteral("python"));
+        QVERIFY(text->isReadOnly());
+        QCOMPARE(previewOf(pane, QStringLiteral("big.txt")), FilePreview::Kind::Message);
+        QVERIFY(pane.findChild<QLabel *>(QStringLiteral("previewMessage"))
+                    ->text()
+                    .contains(QStringLiteral("larger than")));
+        QCOMPARE(previewOf(pane, QStringLiteral("blob.bin")), FilePreview::Kind::Message);
+    }
+
+    void aSymlinkOutOfTheWorkspaceShowsAnErrorNotTheFile()
+    {
+        FilesPane pane;
+        pane.show();
+        pane.setRoot(m_workspace.path());
+        for (const QString &name :
+             {QStringLiteral("passwd"), QStringLiteral("hostdir/secret.txt")}) {
+            QCOMPARE(previewOf(pane, name), FilePreview::Kind::Message);
+            const QString shown
+                = pane.findChild<QLabel *>(QStringLiteral("previewMessage"))->text();
+            QVERIFY2(shown.startsWith(QStringLiteral("Not shown")), qPrintable(shown));
+            QVERIFY(!shown.contains(QStringLiteral("root:")));
+            QVERIFY(!shown.contains(QStringLiteral("HOST SECRET")));
+            QVERIFY(!pane.findChild<CodeEditor *>(QStringLiteral("previewText"))
+                         ->text()
+                         .contains(QStringLiteral("root:")));
+        }
+    }
+
+    void theLastRunsFilesAreMarkedAndTheFirstIsPreviewed()
+    {
+        FilesPane pane;
+        pane.show();
+        pane.setRoot(m_workspace.path());
+        QTRY_VERIFY(
+            pane.model()->index(m_workspace.filePath(QStringLiteral("data.csv"))).isValid());
+        QSignalSpy shown(&pane, &FilesPane::previewShown);
+        pane.highlight({QStringLiteral("data.csv"), QStringLiteral("script.py")});
+        QVERIFY(shown.wait(10000));
+        QCOMPARE(shown.last().at(0).toString(), QStringLiteral("data.csv"));
+        const QModelIndex csv
+            = pane.model()->index(m_workspace.filePath(QStringLiteral("data.csv")));
+        const QModelIndex other
+            = pane.model()->index(m_workspace.filePath(QStringLiteral("photo.jpg")));
+        QVERIFY(csv.data(Qt::FontRole).value<QFont>().bold());
+        QVERIFY(!other.data(Qt::FontRole).value<QFont>().bold());
+        pane.highlight({});
+        QVERIFY(!csv.data(Qt::FontRole).value<QFont>().bold());
+    }
+};
+
+QTEST_MAIN(TestFilesPane)
+#include "tst_filespane.moc"

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <QFileSystemModel>
+#include <QSet>
+
+namespace Sandcastle {
+
+// The workspace tree, with the files the last run created or changed in bold.
+class WorkspaceModel : public QFileSystemModel
+{
+    Q_OBJECT
+public:
+    using QFileSystemModel::QFileSystemModel;
+
+    // Paths relative to the root path; replaces the previous run's.
+    void setChangedFiles(const QStringList &relativePaths);
+    bool isChanged(const QModelIndex &index) const;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+
+private:
+    QSet<QString> m_changed; // absolute paths
+};
+
+} // namespace Sandcastle
