@@ -10,6 +10,7 @@
 #include <ui/conversations/conversationlistmodel.h>
 #include <ui/conversations/conversationspane.h>
 #include <ui/editor/codeeditor.h>
+#include <ui/editor/editorpane.h>
 #include <ui/files/filespane.h>
 #include <ui/files/workspacemodel.h>
 #include <ui/mainwindow.h>
@@ -27,6 +28,7 @@
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 
 using namespace Sandcastle;
@@ -284,6 +286,44 @@ private Q_SLOTS:
         QVERIFY(store.open(ConversationStore::defaultPath(m_dataDir.path())));
         QCOMPARE(store.messages(id).value().size(), size_t(4));
         QVERIFY(!store.conversation(again.conversationId())); // saved once something happens
+    }
+
+    void anErrorAndItsFixAreTwoAttemptsAndThePersonsCtrlEnterRunsTheirEdit()
+    {
+        SANDCASTLE_REQUIRE_DOCKER();
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        MainWindow window(settingsFor(server));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.newConversation();
+        server.enqueueToolCall(QStringLiteral("a1"),
+                               QStringLiteral("run_python"),
+                               "{\"code\": \"print(undefined_name)\"}");
+        server.enqueueToolCall(
+            QStringLiteral("a2"), QStringLiteral("run_python"), "{\"code\": \"print(6 * 7)\"}");
+        server.enqueueText(QStringLiteral("It is 42."));
+        QSignalSpy answered(window.agent(), &AgentRun::finished);
+        QTest::keyClicks(window.chatPane()->promptEdit(), QStringLiteral("six times seven"));
+        QTest::keyClick(window.chatPane()->promptEdit(), Qt::Key_Return);
+        QVERIFY(answered.wait(120000));
+        EditorPane *pane = window.editorPane();
+        QCOMPARE(pane->attemptText(), QStringLiteral("Attempt 2 of 2 · ok"));
+        QCOMPARE(pane->history().at(1).status, QStringLiteral("error"));
+        QTest::mouseClick(pane->findChild<QToolButton *>(QStringLiteral("diffButton")),
+                          Qt::LeftButton);
+        QVERIFY(pane->isDiffShown());
+        QVERIFY(pane->diffView()->text().contains(QStringLiteral("-print(undefined_name)")));
+        QVERIFY(pane->diffView()->text().contains(QStringLiteral("+print(6 * 7)")));
+        pane->setDiffShown(false);
+
+        // The person edits attempt 2 and presses Ctrl+Enter: the console shows the new output.
+        QSignalSpy ran(window.session(), &SandboxSession::finished);
+        window.editor()->setText(QStringLiteral("print('person says', 6 * 7 + 1)"));
+        window.editor()->setFocus();
+        QTest::keyClick(window.editor(), Qt::Key_Return, Qt::ControlModifier);
+        QVERIFY(ran.wait(60000));
+        QTRY_VERIFY(window.console()->toPlainText().contains(QStringLiteral("person says 43")));
     }
 
     void switchingConversationsRestoresEachTranscript()

@@ -6,6 +6,7 @@
 #include "conversations/conversationlistmodel.h"
 #include "conversations/conversationspane.h"
 #include "editor/codeeditor.h"
+#include "editor/editorpane.h"
 #include "files/filespane.h"
 #include "settings/settingsdialog.h"
 
@@ -49,7 +50,8 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     , m_settings(settings)
     , m_conversationId(QUuid::createUuid().toString(QUuid::WithoutBraces).left(8))
     , m_chat(new ChatPane(this))
-    , m_editor(new CodeEditor(this))
+    , m_editorPane(new EditorPane(this))
+    , m_editor(m_editorPane->editor())
     , m_console(new ConsolePane(this))
     , m_files(new FilesPane(this))
     , m_store(std::make_unique<ConversationStore>())
@@ -86,7 +88,7 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     barLayout->addWidget(reject);
     m_approvalBar->hide();
     editorLayout->addWidget(m_approvalBar);
-    editorLayout->addWidget(m_editor, 1);
+    editorLayout->addWidget(m_editorPane, 1);
     connect(approve, &QPushButton::clicked, this, [this] {
         m_approvalBar->hide();
         m_agent->approve(m_editor->text());
@@ -194,6 +196,7 @@ void MainWindow::buildMenus()
 
 void MainWindow::connectAgent()
 {
+    connect(m_editorPane, &EditorPane::runRequested, this, &MainWindow::runPersonCode);
     // A rename in the list renames the window when it is this conversation.
     connect(m_conversationModel,
             &ConversationListModel::dataChanged,
@@ -260,9 +263,19 @@ void MainWindow::connectAgent()
                 m_console->appendOutput(stream, text);
             });
     connect(m_agent,
+            &AgentRun::runStarted,
+            this,
+            [this](const QString &id, const QString &language, const QString &code) {
+                if (language == QLatin1String("python"))
+                    m_attemptOf.insert(id, m_editorPane->addAttempt(code));
+            });
+    connect(m_agent,
             &AgentRun::toolResult,
             this,
-            [this](const QString &, const ExecutionResult &result) {
+            [this](const QString &id, const ExecutionResult &result) {
+                if (m_attemptOf.contains(id))
+                    m_editorPane->setAttemptStatus(m_attemptOf.take(id),
+                                                   ExecutionResult::statusName(result.status));
                 m_console->endRun(result);
                 m_chat->addToolResult(
                     ExecutionResult::statusName(result.status), result.durationMs, result.files);
@@ -318,7 +331,8 @@ void MainWindow::connectAgent()
         m_console->endRun(result);
         m_files->highlight(result.files);
         // The agent hears about it with the next message: the diff and what came out.
-        m_agent->notePersonRun(m_personCode, result);
+        if (m_editorPane->tellsAgent())
+            m_agent->notePersonRun(m_personCode, result);
         updateStatus();
     });
     connect(m_session, &SandboxSession::stateChanged, this, &MainWindow::updateStatus);
@@ -336,6 +350,7 @@ void MainWindow::submitPrompt(const QString &text)
         setConversationTitle(ConversationManager::titleFromPrompt(text));
     ensureConversationSaved(m_title);
     m_chat->clearPrompt();
+    m_editorPane->beginSnippet();
     m_chat->addUserMessage(text);
     m_chat->setBusy(true);
     m_agent->start(text);
@@ -344,10 +359,15 @@ void MainWindow::submitPrompt(const QString &text)
 
 void MainWindow::runEditorCode()
 {
-    if (m_agent->isRunning() || m_personRunning)
+    runPersonCode(m_editor->text());
+}
+
+void MainWindow::runPersonCode(const QString &code)
+{
+    if (m_agent->isRunning() || m_personRunning || code.trimmed().isEmpty())
         return;
     m_personRunning = true;
-    m_personCode = m_editor->text();
+    m_personCode = code;
     ensureConversationSaved(tr("Code run by hand"));
     m_recorder->personRunStarted(m_personCode);
     m_console->beginRun(tr("your code"));
@@ -444,6 +464,8 @@ bool MainWindow::openConversation(const QString &conversationId)
     m_files->setRoot(info.value().workspace);
     m_session->setConfig(m_settings.sandboxConfig(conversationId, info.value().workspace));
     m_agent->loadHistory(messages.value());
+    m_editorPane->beginSnippet();
+    m_editor->clear();
     m_chat->clearTranscript();
     m_chat->showHistory(messages.value());
     m_console->clear();
@@ -515,6 +537,8 @@ void MainWindow::newConversation()
     m_session->stop(); // the old conversation's variables stay with it
     m_session->setConfig(m_settings.sandboxConfig(m_conversationId, workspace));
     m_agent->loadHistory(nlohmann::json::array());
+    m_editorPane->beginSnippet();
+    m_editor->clear();
     m_chat->clearTranscript();
     m_console->clear();
     setConversationTitle(tr("New conversation"));

@@ -2,6 +2,7 @@
 
 #include <app/appsettings.h>
 
+#include <QHash>
 #include <QMainWindow>
 
 #include <memory>
@@ -18,6 +19,7 @@ class ConversationRecorder;
 class ConversationStore;
 class ChatPane;
 class CodeEditor;
+class EditorPane;
 class ConsolePane;
 class ConversationListModel;
 class ConversationsPane;
@@ -36,6 +38,7 @@ public:
 
     ChatPane *chatPane() const { return m_chat; }
     CodeEditor *editor() const { return m_editor; }
+    EditorPane *editorPane() const { return m_editorPane; }
     ConsolePane *console() const { return m_console; }
     FilesPane *filesPane() const { return m_files; }
     AgentRun *agent() const { return m_agent; }
@@ -53,6 +56,8 @@ public:
     bool exportConversation(const QString &conversationId, const QString &path, bool bundle);
     void submitPrompt(const QString &text);
     void runEditorCode();
+    // Runs code the person gives (the editor's text, or its selection) in the sandbox.
+    void runPersonCode(const QString &code);
     void openSettings();
     // Takes new settings for the next request and run (a run in progress keeps its own).
     void applySettings(const AppSettings &settings);
@@ -79,7 +84,9 @@ private:
     ConversationListModel *m_conversationModel = nullptr;
     ConversationsPane *m_conversations = nullptr;
     ChatPane *m_chat = nullptr;
+    EditorPane *m_editorPane = nullptr;
     CodeEditor *m_editor = nullptr;
+    QHash<QString, int> m_attemptOf; // tool call id -> attempt number
     ConsolePane *m_console = nullptr;
     FilesPane *m_files = nullptr;
     QSplitter *m_mainSplitter = nullptr;

@@ -1,6 +1,7 @@
 #include "codeeditor.h"
 
 #include <Qsci/qscilexerbash.h>
+#include <Qsci/qscilexerdiff.h>
 #include <Qsci/qscilexerpython.h>
 
 #include <QFontDatabase>
@@ -55,6 +56,8 @@ void CodeEditor::setLanguage(const QString &language)
         next = new QsciLexerPython(this);
     else if (language == QLatin1String("bash"))
         next = new QsciLexerBash(this);
+    else if (language == QLatin1String("diff"))
+        next = new QsciLexerDiff(this);
     if (next) {
         next->setDefaultFont(mono);
         next->setFont(mono);

@@ -15,7 +15,7 @@ public:
     // Replaces the text with the code streamed so far, keeping the view at the end.
     void showStreamingCode(const QString &code);
     void setAgentWriting(bool writing);
-    // "python" (the default), "bash", or anything else for plain text.
+    // "python" (the default), "bash", "diff", or anything else for plain text.
     void setLanguage(const QString &language);
     QString language() const { return m_language; }
     bool isAgentWriting() const { return m_agentWriting; }
