@@ -60,6 +60,8 @@ AppSettings AppSettings::load()
         = file.value(QStringLiteral("agent/contextTokens"), s.defaultContextTokens).toLongLong();
     s.toolOutputLimit
         = file.value(QStringLiteral("agent/toolOutputLimit"), s.toolOutputLimit).toInt();
+    s.consoleScrollback
+        = file.value(QStringLiteral("console/scrollback"), s.consoleScrollback).toInt();
     s.image = file.value(QStringLiteral("sandbox/image"), s.image).toString();
     s.engine = file.value(QStringLiteral("sandbox/engine"), s.engine).toString();
     s.engineContext = file.value(QStringLiteral("sandbox/context"), s.engineContext).toString();
@@ -91,6 +93,7 @@ AppSettings AppSettings::load()
         s.costBudgetUsd = 0;
     if (s.defaultContextTokens < 0)
         s.defaultContextTokens = 0;
+    s.consoleScrollback = qBound(100, s.consoleScrollback, 1000000);
     if (s.toolOutputLimit < 256)
         s.toolOutputLimit = Tools::kDefaultOutputLimit;
     return s;
@@ -110,6 +113,7 @@ void AppSettings::save() const
     file.setValue(QStringLiteral("agent/costBudgetUsd"), costBudgetUsd);
     file.setValue(QStringLiteral("agent/contextTokens"), defaultContextTokens);
     file.setValue(QStringLiteral("agent/toolOutputLimit"), toolOutputLimit);
+    file.setValue(QStringLiteral("console/scrollback"), consoleScrollback);
     file.setValue(QStringLiteral("sandbox/image"), image);
     file.setValue(QStringLiteral("sandbox/engine"), engine);
     file.setValue(QStringLiteral("sandbox/context"), engineContext);

@@ -30,6 +30,7 @@ struct AppSettings
     // Fit requests into the model's window (from models.json, else this); 0 to never cut.
     qint64 defaultContextTokens = 32768;
     int toolOutputLimit = Tools::kDefaultOutputLimit; // characters of tool output to the model
+    int consoleScrollback = 20000;                    // lines the console keeps
     int runTimeoutS = 60;
     QString memory = QStringLiteral("1g");
     bool network = false; // off unless a person turns it on

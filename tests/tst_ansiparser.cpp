@@ -1,6 +1,7 @@
 #include <ui/console/ansiparser.h>
 #include <ui/console/consolepane.h>
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace Sandcastle;
@@ -60,6 +61,33 @@ private Q_SLOTS:
                  QStringLiteral("text!"));
     }
 
+    void hostileSequencesAreInertAndControlsVisible()
+    {
+        AnsiParser parser;
+        // OSC 52 (clipboard), OSC 8 (hyperlink), a title, cursor moves: nothing of them shows.
+        const QString hostile = QStringLiteral("\x1b]52;c;cm0gLXJmIH4=\x07"
+                                               "a\x1b]8;;http://evil\x1b\\b"
+                                               "\x1b]8;;\x1b\\\x1b]2;pwned\x07\x1b[10;10Hc");
+        QCOMPARE(plain(parser.feed(hostile)), QStringLiteral("abc"));
+        // Bidi overrides and control characters are shown as marks, never obeyed.
+        QCOMPARE(plain(parser.feed(QString::fromUtf8("x = 1 \u202e# comment\u202c\n"))),
+                 QStringLiteral("x = 1 <U+202E># comment<U+202C>\n"));
+        QCOMPARE(plain(parser.feed(QString(QChar(0)) + QStringLiteral("\x01\x7f\tok"))),
+                 QString::fromUtf8("\u2400\u2401\u2421\tok"));
+    }
+
+    void anOscThatNeverEndsIsDroppedNotKeptForever()
+    {
+        AnsiParser parser;
+        QString out
+            = plain(parser.feed(QStringLiteral("\x1b]0;") + QString(5000, QLatin1Char('t'))));
+        QVERIFY(out.isEmpty());
+        // The stream goes on normally afterwards (the long sequence is not buffered).
+        out = plain(parser.feed(QStringLiteral("\nvisible")));
+        QVERIFY2(out.endsWith(QStringLiteral("visible")), qPrintable(out.left(80)));
+        QVERIFY(out.size() < 5000);
+    }
+
     void carriageReturnsRedrawTheLineButCrlfIsANewline()
     {
         AnsiParser parser;
@@ -75,6 +103,74 @@ private Q_SLOTS:
         console.appendOutput(OutputStream::Stdout, QStringLiteral("progress 10%\rprogress 50%"));
         console.appendOutput(OutputStream::Stdout, QStringLiteral("\rprogress 100%\n"));
         QCOMPARE(console.toPlainText(), QStringLiteral("ok\nprogress 100%\n"));
+    }
+
+    void eachRunEndsWithItsOutcomeSpelledOut()
+    {
+        ConsolePane console;
+        ExecutionResult result;
+        result.status = ExecutionResult::Status::Timeout;
+        result.durationMs = 60012;
+        console.beginRun(QStringLiteral("run 1"));
+        console.endRun(result);
+        result.status = ExecutionResult::Status::OutOfMemory;
+        result.durationMs = 120;
+        result.truncated = true;
+        result.logFile = QStringLiteral(".sandcastle/run-2.log");
+        console.beginRun(QStringLiteral("run 2"));
+        console.endRun(result);
+        result = ExecutionResult();
+        result.status = ExecutionResult::Status::Error;
+        result.exitCode = 3;
+        result.error = QStringLiteral("Traceback: \u202eevil");
+        console.beginRun(QStringLiteral("run 3"));
+        console.endRun(result);
+        console.flush();
+        const QString text = console.toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("stopped: the time limit was reached in 60.0 s")),
+                 qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("killed: out of memory in 120 ms · full output in "
+                                             ".sandcastle/run-2.log")));
+        QVERIFY(text.contains(QStringLiteral("Traceback: <U+202E>evil")));
+        QVERIFY(text.contains(QStringLiteral("failed (exit code 3)")));
+    }
+
+    void aFloodIsPaintedASliceAtATimeAndOnlyWhatTheScrollbackHolds()
+    {
+        ConsolePane console;
+        console.setScrollback(1000);
+        console.beginRun(QStringLiteral("flood"));
+        QString chunk;
+        for (int i = 0; i < 5000; ++i)
+            chunk += QStringLiteral("line %1\n").arg(i);
+        for (int n = 0; n < 4; ++n) // 20,000 lines in batches as big as a flood makes them
+            console.appendOutput(OutputStream::Stdout, chunk);
+        QVERIFY(console.toPlainText().size() < 200000); // not all painted at once
+        console.flush();
+        QVERIFY(console.document()->blockCount() <= 1001);
+        QVERIFY(console.toPlainText().contains(QStringLiteral("not shown here")));
+        QVERIFY(console.toPlainText().endsWith(QStringLiteral("line 4999\n")));
+    }
+
+    void findWrapsAroundAndSaveWritesWhatIsShown()
+    {
+        ConsolePane console;
+        console.appendOutput(OutputStream::Stdout, QStringLiteral("alpha\nbeta\nalpha again\n"));
+        console.flush();
+        QVERIFY(console.find(QStringLiteral("alpha")));
+        QCOMPARE(console.textCursor().blockNumber(), 0);
+        QVERIFY(console.find(QStringLiteral("alpha")));
+        QCOMPARE(console.textCursor().blockNumber(), 2);
+        QVERIFY(console.find(QStringLiteral("alpha"))); // wraps to the top
+        QCOMPARE(console.textCursor().blockNumber(), 0);
+        QVERIFY(!console.find(QStringLiteral("gamma")));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("out.txt"));
+        QCOMPARE(console.saveTo(path), QString());
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray("alpha\nbeta\nalpha again\n"));
+        QVERIFY(!console.saveTo(QStringLiteral("/nonexistent/dir/out.txt")).isEmpty());
     }
 };
 

@@ -34,6 +34,23 @@
 using namespace Sandcastle;
 using Sandcastle::Testing::FakeOpenAiServer;
 
+namespace {
+
+qint64 residentKiB()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return 0;
+    const QList<QByteArray> lines = status.readAll().split('\n');
+    for (const QByteArray &line : lines) {
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
+    }
+    return 0;
+}
+
+} // namespace
+
 // The real main window, offscreen, driven through the keyboard as a person would.
 class TestMainWindow : public QObject
 {
@@ -324,6 +341,57 @@ private Q_SLOTS:
         QTest::keyClick(window.editor(), Qt::Key_Return, Qt::ControlModifier);
         QVERIFY(ran.wait(60000));
         QTRY_VERIFY(window.console()->toPlainText().contains(QStringLiteral("person says 43")));
+    }
+
+    void fiftyMegabytesOfOutputLeaveTheWindowResponsive()
+    {
+        SANDCASTLE_REQUIRE_DOCKER();
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        MainWindow window(settingsFor(server));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.newConversation();
+        QTRY_VERIFY_WITH_TIMEOUT(window.session()->state() == SandboxSession::State::Ready, 60000);
+        const qint64 rssBefore = residentKiB();
+        // The event loop's pulse: a 5 ms timer; the longest gap between its ticks is the stall.
+        QElapsedTimer clock;
+        clock.start();
+        qint64 last = 0;
+        qint64 worst = 0;
+        qint64 peakRss = rssBefore;
+        int ticks = 0;
+        QTimer pulse;
+        pulse.setInterval(5);
+        connect(&pulse, &QTimer::timeout, this, [&] {
+            const qint64 now = clock.elapsed();
+            worst = qMax(worst, now - last);
+            last = now;
+            if (++ticks % 20 == 0)
+                peakRss = qMax(peakRss, residentKiB());
+        });
+        QSignalSpy ran(window.session(), &SandboxSession::finished);
+        window.editor()->setText(QStringLiteral("import sys\nline = 'x' * 99 + '\\n'\nfor _ in "
+                                                "range(500000):\n    sys.stdout.write(line)\n"));
+        last = clock.elapsed();
+        pulse.start();
+        window.runEditorCode();
+        QVERIFY(ran.wait(240000));
+        pulse.stop();
+        const auto result = ran.last().at(0).value<ExecutionResult>();
+        QVERIFY2(result.isOk(), qPrintable(result.error));
+        qInfo("50 MB of output in %lld ms: longest event-loop stall %lld ms, RSS %lld -> %lld KiB "
+              "(peak)",
+              result.durationMs,
+              worst,
+              rssBefore,
+              peakRss);
+        QVERIFY2(worst <= 100, qPrintable(QStringLiteral("stall of %1 ms").arg(worst)));
+        QVERIFY2(peakRss - rssBefore < 256 * 1024,
+                 qPrintable(QStringLiteral("RSS grew by %1 KiB").arg(peakRss - rssBefore)));
+        QVERIFY(window.console()->document()->blockCount()
+                <= window.console()->maximumBlockCount() + 1);
+        QVERIFY(window.console()->toPlainText().contains(QStringLiteral("full output in")));
     }
 
     void switchingConversationsRestoresEachTranscript()

@@ -63,6 +63,7 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     m_chat->setObjectName(QStringLiteral("chatPane"));
     m_editor->setObjectName(QStringLiteral("editor"));
     m_console->setObjectName(QStringLiteral("console"));
+    m_console->setScrollback(m_settings.consoleScrollback);
     m_files->setObjectName(QStringLiteral("filesPane"));
 
     m_centreSplitter = new QSplitter(Qt::Vertical, this);
@@ -386,6 +387,7 @@ void MainWindow::openSettings()
 void MainWindow::applySettings(const AppSettings &settings)
 {
     m_settings = settings;
+    m_console->setScrollback(m_settings.consoleScrollback);
     m_client->setConfig(m_settings.clientConfig());
     m_agent->setOptions(m_settings.agentOptions());
     const SandboxConfig sandbox = m_settings.sandboxConfig(m_conversationId, m_files->root());

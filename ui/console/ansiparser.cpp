@@ -83,6 +83,24 @@ void AnsiParser::applySgr(const QString &params)
     }
 }
 
+void AnsiParser::appendInert(QString &text, QChar c)
+{
+    const char16_t u = c.unicode();
+    if (u == u'\n' || u == u'\t') {
+        text += c;
+    } else if (u < 0x20) {
+        text += QChar(char16_t(0x2400 + u)); // the Control Pictures block: ␀ ␁ …
+    } else if (u == 0x7f) {
+        text += QChar(char16_t(0x2421)); // ␡
+    } else if (u == 0x061c || u == 0x200e || u == 0x200f || (u >= 0x202a && u <= 0x202e)
+               || (u >= 0x2066 && u <= 0x2069)) {
+        // Bidi controls could make code read differently from how it runs: shown, not obeyed.
+        text += QStringLiteral("<U+%1>").arg(int(u), 4, 16, QLatin1Char('0')).toUpper();
+    } else {
+        text += c;
+    }
+}
+
 void AnsiParser::emitText(QList<Segment> &out, const QString &text)
 {
     if (text.isEmpty() && !m_pendingReturn)
@@ -139,7 +157,9 @@ QList<AnsiParser::Segment> AnsiParser::feed(const QString &chunk)
                             && input.at(j + 1) == QLatin1Char('\\')))
                     ++j;
                 if (j >= input.size()) {
-                    m_pending = input.mid(i);
+                    // An OSC that never ends is dropped whole, not kept and rescanned forever.
+                    if (input.size() - i <= kMaxOscLength)
+                        m_pending = input.mid(i);
                     break;
                 }
                 i = j + (input.at(j) == QLatin1Char('\x07') ? 1 : 2);
@@ -169,7 +189,7 @@ QList<AnsiParser::Segment> AnsiParser::feed(const QString &chunk)
             ++i;
             continue;
         }
-        text += c;
+        appendInert(text, c);
         ++i;
     }
     emitText(out, text);

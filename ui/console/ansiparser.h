@@ -8,9 +8,11 @@
 namespace Sandcastle {
 
 // Turns terminal output into styled runs of text: SGR colour and bold (16 colours, 256-colour
-// and true colour), other control sequences dropped, a carriage return reported so a progress
-// bar can redraw its line. Sequences split across chunks are completed by the next chunk. Pure:
-// no widgets, tested on its own; ConsolePane paints what it returns.
+// and true colour), other control sequences dropped (titles, clipboard, hyperlinks, cursor
+// movement: nothing acts), control characters and bidi overrides shown as visible marks, a
+// carriage return reported so a progress bar can redraw its line. Sequences split across chunks are
+// completed by the next chunk. Pure: no widgets, tested on its own; ConsolePane paints what it
+// returns.
 class AnsiParser
 {
 public:
@@ -41,6 +43,8 @@ public:
 private:
     void applySgr(const QString &params);
     void emitText(QList<Segment> &out, const QString &text);
+    static void appendInert(QString &text, QChar c);
+    static constexpr qsizetype kMaxOscLength = 4096;
 
     Style m_style;
     QString m_pending; // an escape sequence not yet complete

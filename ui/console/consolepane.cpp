@@ -1,10 +1,32 @@
 #include "consolepane.h"
 
+#include <QAction>
+#include <QContextMenuEvent>
+#include <QDir>
+#include <QFileDialog>
 #include <QFontDatabase>
+#include <QGuiApplication>
+#include <QKeyEvent>
+#include <QLineEdit>
+#include <QMenu>
+#include <QSaveFile>
 #include <QScrollBar>
 #include <QTextCursor>
 
+#include <limits>
+
 namespace Sandcastle {
+
+namespace {
+
+QString durationText(qint64 ms)
+{
+    if (ms < 1000)
+        return ConsolePane::tr("%1 ms").arg(ms);
+    return ConsolePane::tr("%1 s").arg(double(ms) / 1000.0, 0, 'f', ms < 10000 ? 2 : 1);
+}
+
+} // namespace
 
 ConsolePane::ConsolePane(QWidget *parent)
     : QPlainTextEdit(parent)
@@ -15,6 +37,109 @@ ConsolePane::ConsolePane(QWidget *parent)
     setLineWrapMode(QPlainTextEdit::NoWrap);
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     setPlaceholderText(tr("Output of the code appears here"));
+    m_paintTimer = new QTimer(this);
+    m_paintTimer->setInterval(16);
+    connect(m_paintTimer, &QTimer::timeout, this, [this] { paintSlice(kCharsPerFrame); });
+    m_findBox = new QLineEdit(this);
+    m_findBox->setObjectName(QStringLiteral("consoleFind"));
+    m_findBox->setPlaceholderText(tr("Find (Enter: next, Shift+Enter: previous)"));
+    m_findBox->setClearButtonEnabled(true);
+    m_findBox->hide();
+    connect(m_findBox, &QLineEdit::returnPressed, this, [this] {
+        const bool backwards = QGuiApplication::keyboardModifiers() & Qt::ShiftModifier;
+        if (!find(m_findBox->text(), backwards))
+            m_findBox->setStyleSheet(QStringLiteral("QLineEdit { color: #cb2431; }"));
+        else
+            m_findBox->setStyleSheet(QString());
+    });
+    auto *findAction = new QAction(tr("Find…"), this);
+    findAction->setShortcut(QKeySequence::Find);
+    findAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(findAction, &QAction::triggered, this, &ConsolePane::showFind);
+    addAction(findAction);
+}
+
+void ConsolePane::setScrollback(int lines)
+{
+    setMaximumBlockCount(qMax(100, lines));
+}
+
+void ConsolePane::showFind()
+{
+    placeFindBox();
+    m_findBox->show();
+    m_findBox->raise();
+    m_findBox->setFocus();
+    m_findBox->selectAll();
+}
+
+bool ConsolePane::find(const QString &text, bool backwards)
+{
+    if (text.isEmpty())
+        return false;
+    const QTextDocument::FindFlags flags
+        = backwards ? QTextDocument::FindBackward : QTextDocument::FindFlags();
+    if (QPlainTextEdit::find(text, flags))
+        return true;
+    // Wrap around once.
+    QTextCursor cursor = textCursor();
+    cursor.movePosition(backwards ? QTextCursor::End : QTextCursor::Start);
+    setTextCursor(cursor);
+    return QPlainTextEdit::find(text, flags);
+}
+
+QString ConsolePane::saveTo(const QString &path) const
+{
+    QSaveFile file(path);
+    const QByteArray bytes = toPlainText().toUtf8();
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+        return file.errorString();
+    return QString();
+}
+
+void ConsolePane::placeFindBox()
+{
+    const int width = qMin(320, viewport()->width() - 8);
+    m_findBox->setGeometry(viewport()->width() - width - 4 + viewport()->x(),
+                           viewport()->y() + 4,
+                           width,
+                           m_findBox->sizeHint().height());
+}
+
+void ConsolePane::resizeEvent(QResizeEvent *event)
+{
+    QPlainTextEdit::resizeEvent(event);
+    if (m_findBox->isVisible())
+        placeFindBox();
+}
+
+void ConsolePane::keyPressEvent(QKeyEvent *event)
+{
+    if (event->key() == Qt::Key_Escape && m_findBox->isVisible()) {
+        m_findBox->hide();
+        setFocus();
+        return;
+    }
+    QPlainTextEdit::keyPressEvent(event);
+}
+
+void ConsolePane::contextMenuEvent(QContextMenuEvent *event)
+{
+    QMenu *menu = createStandardContextMenu(event->pos());
+    menu->addSeparator();
+    menu->addAction(tr("Find…"), this, &ConsolePane::showFind);
+    menu->addAction(tr("Clear"), this, &QPlainTextEdit::clear);
+    menu->addAction(tr("Save output…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Save the console output"), QDir::homePath() + QStringLiteral("/output.txt"));
+        if (path.isEmpty())
+            return;
+        const QString error = saveTo(path);
+        if (!error.isEmpty())
+            appendOutput(OutputStream::Stderr, tr("Not saved: %1\n").arg(error));
+    });
+    menu->exec(event->globalPos());
+    delete menu;
 }
 
 void ConsolePane::insert(const QString &text, const QTextCharFormat &format, bool returnToLineStart)
@@ -38,26 +163,146 @@ void ConsolePane::insert(const QString &text, const QTextCharFormat &format, boo
 
 void ConsolePane::beginRun(const QString &title)
 {
-    m_stdoutParser = AnsiParser(); // each run starts uncoloured
-    m_stderrParser = AnsiParser();
     QTextCharFormat header;
     header.setForeground(QColor(0x6a, 0x73, 0x7d));
-    insert((document()->isEmpty() || m_atLineStart ? QString() : QStringLiteral("\n"))
-               + QStringLiteral("▶ ") + title + QLatin1Char('\n'),
-           header);
+    enqueue({Item::Kind::Header, OutputStream::Stdout, title, header});
 }
 
 void ConsolePane::appendOutput(OutputStream stream, const QString &text)
 {
-    AnsiParser &parser = stream == OutputStream::Stderr ? m_stderrParser : m_stdoutParser;
-    const QList<AnsiParser::Segment> segments = parser.feed(text);
+    if (!text.isEmpty())
+        enqueue({Item::Kind::Output, stream, text, QTextCharFormat()});
+}
+
+void ConsolePane::enqueue(Item item)
+{
+    m_queuedChars += item.text.size();
+    m_queuedLines += item.text.count(QLatin1Char('\n'));
+    m_queue.append(std::move(item));
+    trimQueue();
+    // A little output is painted at once; a flood a slice per frame, so the window never
+    // stalls on a huge batch.
+    if (m_queuedChars <= kCharsPerFrame && !m_paintTimer->isActive())
+        paintSlice(kCharsPerFrame);
+    else if (!m_paintTimer->isActive())
+        m_paintTimer->start();
+}
+
+void ConsolePane::trimQueue()
+{
+    // Lines beyond the scrollback would scroll away as soon as they were painted: drop the
+    // oldest queued output instead of painting it (the run's log file has every byte).
+    const qsizetype keep = maximumBlockCount() - 10; // room for the note, a header and a footer
+    while (m_queuedLines > keep && m_queue.size() > 1
+           && m_queue.first().kind == Item::Kind::Output) {
+        const Item dropped = m_queue.takeFirst();
+        const qsizetype lines = dropped.text.count(QLatin1Char('\n'));
+        m_queuedChars -= dropped.text.size();
+        m_queuedLines -= lines;
+        m_skippedLines += lines;
+        // Keep the colour state right for what follows.
+        (dropped.stream == OutputStream::Stderr ? m_stderrParser : m_stdoutParser)
+            .feed(dropped.text);
+    }
+    // One huge chunk: keep only its last lines.
+    if (m_queuedLines > keep && !m_queue.isEmpty() && m_queue.first().kind == Item::Kind::Output) {
+        Item &first = m_queue.first();
+        qsizetype toDrop = m_queuedLines - keep;
+        qsizetype cut = 0;
+        while (toDrop > 0) {
+            const qsizetype newline = first.text.indexOf(QLatin1Char('\n'), cut);
+            if (newline < 0)
+                break;
+            cut = newline + 1;
+            --toDrop;
+        }
+        const QString head = first.text.left(cut);
+        const qsizetype lines = head.count(QLatin1Char('\n'));
+        first.text.remove(0, cut);
+        m_queuedChars -= head.size();
+        m_queuedLines -= lines;
+        m_skippedLines += lines;
+        (first.stream == OutputStream::Stderr ? m_stderrParser : m_stdoutParser).feed(head);
+    }
+}
+
+void ConsolePane::flush()
+{
+    m_paintTimer->stop();
+    paintSlice(std::numeric_limits<qsizetype>::max());
+}
+
+void ConsolePane::paintSlice(qsizetype budget)
+{
+    if (m_skippedLines > 0) {
+        QTextCharFormat note;
+        note.setForeground(QColor(0x6a, 0x73, 0x7d));
+        insert((m_atLineStart ? QString() : QStringLiteral("\n"))
+                   + tr("[… %n line(s) not shown here; the run's log has everything …]",
+                        nullptr,
+                        int(qMin<qint64>(m_skippedLines, std::numeric_limits<int>::max())))
+                   + QLatin1Char('\n'),
+               note);
+        m_skippedLines = 0;
+    }
+    qsizetype painted = 0;
+    while (!m_queue.isEmpty() && painted < budget) {
+        Item &item = m_queue.first();
+        if (item.kind == Item::Kind::Output && item.text.size() > budget - painted) {
+            // Cut at a line end within the budget when there is one.
+            qsizetype cut = item.text.lastIndexOf(QLatin1Char('\n'), budget - painted - 1);
+            cut = cut < 0 ? budget - painted : cut + 1;
+            Item part = item;
+            part.text = item.text.left(cut);
+            item.text.remove(0, cut);
+            m_queuedChars -= part.text.size();
+            m_queuedLines -= part.text.count(QLatin1Char('\n'));
+            paint(part);
+            painted += part.text.size();
+            break;
+        }
+        const Item next = m_queue.takeFirst();
+        m_queuedChars -= next.text.size();
+        m_queuedLines -= next.text.count(QLatin1Char('\n'));
+        paint(next);
+        painted += next.text.size();
+    }
+    if (m_queue.isEmpty())
+        m_paintTimer->stop();
+}
+
+void ConsolePane::paint(const Item &item)
+{
+    switch (item.kind) {
+    case Item::Kind::Header:
+        m_stdoutParser = AnsiParser(); // each run starts uncoloured
+        m_stderrParser = AnsiParser();
+        insert((document()->isEmpty() || m_atLineStart ? QString() : QStringLiteral("\n"))
+                   + QStringLiteral("▶ ") + item.text + QLatin1Char('\n'),
+               item.format);
+        return;
+    case Item::Kind::Footer: {
+        // Text from the run (a traceback) is made inert like any output.
+        QString text;
+        const QList<AnsiParser::Segment> segments = AnsiParser().feed(item.text);
+        for (const AnsiParser::Segment &segment : segments)
+            text += segment.text;
+        insert((m_atLineStart ? QString() : QStringLiteral("\n")) + text + QLatin1Char('\n'),
+               item.format);
+        return;
+    }
+    case Item::Kind::Output:
+        break;
+    }
+    AnsiParser &parser = item.stream == OutputStream::Stderr ? m_stderrParser : m_stdoutParser;
+    const QList<AnsiParser::Segment> segments = parser.feed(item.text);
     for (const AnsiParser::Segment &segment : segments) {
         QTextCharFormat format;
         if (segment.style.foreground)
             format.setForeground(QColor(segment.style.foreground->r,
                                         segment.style.foreground->g,
                                         segment.style.foreground->b));
-        else if (stream == OutputStream::Stderr)
+        else if (item.stream == OutputStream::Stderr)
             format.setForeground(QColor(0xcb, 0x24, 0x31));
         if (segment.style.bold)
             format.setFontWeight(QFont::Bold);
@@ -67,18 +312,40 @@ void ConsolePane::appendOutput(OutputStream stream, const QString &text)
 
 void ConsolePane::endRun(const ExecutionResult &result)
 {
-    if (!result.error.isEmpty())
-        appendOutput(OutputStream::Stderr,
-                     (m_atLineStart ? QString() : QStringLiteral("\n")) + result.error.trimmed()
-                         + QLatin1Char('\n'));
+    if (!result.error.isEmpty()) {
+        QTextCharFormat error;
+        error.setForeground(QColor(0xcb, 0x24, 0x31));
+        enqueue({Item::Kind::Footer, OutputStream::Stderr, result.error.trimmed(), error});
+    }
     QTextCharFormat footer;
     footer.setForeground(result.isOk() ? QColor(0x22, 0x86, 0x3a) : QColor(0xcb, 0x24, 0x31));
-    insert((m_atLineStart ? QString() : QStringLiteral("\n"))
-               + tr("■ %1 in %2 ms")
-                     .arg(ExecutionResult::statusName(result.status))
-                     .arg(result.durationMs)
-               + QLatin1Char('\n'),
-           footer);
+    QString outcome;
+    switch (result.status) {
+    case ExecutionResult::Status::Ok:
+        outcome = tr("finished");
+        break;
+    case ExecutionResult::Status::Error:
+        outcome = tr("failed (exit code %1)").arg(result.exitCode);
+        break;
+    case ExecutionResult::Status::Timeout:
+        outcome = tr("stopped: the time limit was reached");
+        break;
+    case ExecutionResult::Status::OutOfMemory:
+        outcome = tr("killed: out of memory");
+        break;
+    case ExecutionResult::Status::Killed:
+        outcome = tr("stopped");
+        break;
+    case ExecutionResult::Status::EngineError:
+        outcome = tr("could not run (container engine error)");
+        break;
+    }
+    QString line = tr("■ %1 in %2").arg(outcome, durationText(result.durationMs));
+    if (result.stateLost)
+        line += tr(" · the sandbox was restarted: variables are gone");
+    if (result.truncated && !result.logFile.isEmpty())
+        line += tr(" · full output in %1").arg(result.logFile);
+    enqueue({Item::Kind::Footer, OutputStream::Stdout, line, footer});
 }
 
 } // namespace Sandcastle

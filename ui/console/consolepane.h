@@ -5,6 +5,9 @@
 #include <sandbox/executionresult.h>
 
 #include <QPlainTextEdit>
+#include <QTimer>
+
+class QLineEdit;
 
 namespace Sandcastle {
 
@@ -20,12 +23,47 @@ public:
     void beginRun(const QString &title);
     void appendOutput(Sandcastle::OutputStream stream, const QString &text);
     void endRun(const Sandcastle::ExecutionResult &result);
+    // Lines kept; older ones scroll away (a setting).
+    void setScrollback(int lines);
+    // Ctrl+F: a find box over the output; Enter finds the next match, Escape closes it.
+    void showFind();
+    bool find(const QString &text, bool backwards = false);
+    // Writes everything shown to a file; returns an error message or an empty string.
+    QString saveTo(const QString &path) const;
+    // Paints everything still queued now (output is otherwise painted a slice per frame).
+    void flush();
+    qint64 skippedLines() const { return m_skippedLines; }
+
+protected:
+    void contextMenuEvent(QContextMenuEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
 
 private:
+    struct Item
+    {
+        enum class Kind { Output, Header, Footer } kind = Kind::Output;
+        OutputStream stream = OutputStream::Stdout;
+        QString text;
+        QTextCharFormat format;
+    };
+    void enqueue(Item item);
+    void paintSlice(qsizetype budget);
+    void paint(const Item &item);
+    void trimQueue();
+    void placeFindBox();
     void insert(const QString &text, const QTextCharFormat &format, bool returnToLineStart = false);
     bool m_atLineStart = true;
     AnsiParser m_stdoutParser;
     AnsiParser m_stderrParser;
+    QLineEdit *m_findBox = nullptr;
+    QList<Item> m_queue;
+    qsizetype m_queuedChars = 0;
+    qsizetype m_queuedLines = 0;
+    qint64 m_skippedLines = 0;
+    QTimer *m_paintTimer = nullptr;
+    // Per frame: enough for a person to read, little enough to keep the window at 60 fps.
+    static constexpr qsizetype kCharsPerFrame = 32 * 1024;
 };
 
 } // namespace Sandcastle
