@@ -62,6 +62,7 @@ AppSettings AppSettings::load()
         = file.value(QStringLiteral("agent/toolOutputLimit"), s.toolOutputLimit).toInt();
     s.consoleScrollback
         = file.value(QStringLiteral("console/scrollback"), s.consoleScrollback).toInt();
+    s.language = file.value(QStringLiteral("ui/language"), s.language).toString();
     s.image = file.value(QStringLiteral("sandbox/image"), s.image).toString();
     s.engine = file.value(QStringLiteral("sandbox/engine"), s.engine).toString();
     s.engineContext = file.value(QStringLiteral("sandbox/context"), s.engineContext).toString();
@@ -114,6 +115,7 @@ void AppSettings::save() const
     file.setValue(QStringLiteral("agent/contextTokens"), defaultContextTokens);
     file.setValue(QStringLiteral("agent/toolOutputLimit"), toolOutputLimit);
     file.setValue(QStringLiteral("console/scrollback"), consoleScrollback);
+    file.setValue(QStringLiteral("ui/language"), language);
     file.setValue(QStringLiteral("sandbox/image"), image);
     file.setValue(QStringLiteral("sandbox/engine"), engine);
     file.setValue(QStringLiteral("sandbox/context"), engineContext);

@@ -4,12 +4,10 @@
 #include <app/cli/cli.h>
 #include <sandbox/containerengine.h>
 #include <ui/mainwindow.h>
+#include <ui/translations.h>
 
 #include <QApplication>
 #include <QCoreApplication>
-#include <QLibraryInfo>
-#include <QLocale>
-#include <QTranslator>
 
 namespace {
 void setIdentity()
@@ -31,12 +29,8 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     setIdentity();
     QApplication::setDesktopFileName(QStringLiteral("sandcastle"));
-    QTranslator translator;
-    if (translator.load(
-            QLocale(), QStringLiteral("sandcastle"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-        QCoreApplication::installTranslator(&translator);
-
     const Sandcastle::AppSettings settings = Sandcastle::AppSettings::load();
+    Sandcastle::installTranslations(settings.language);
     // Containers left behind by a crashed instance are removed before anything starts.
     Sandcastle::ContainerEngine(settings.engine, settings.engineContext).reapOrphans();
     Sandcastle::MainWindow window(settings);

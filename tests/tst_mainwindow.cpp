@@ -14,6 +14,7 @@
 #include <ui/files/filespane.h>
 #include <ui/files/workspacemodel.h>
 #include <ui/mainwindow.h>
+#include <ui/translations.h>
 
 #include <Qsci/qscilexer.h>
 
@@ -22,6 +23,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
@@ -473,6 +475,32 @@ private Q_SLOTS:
         });
         pane->confirmDelete(alpha);
         QVERIFY(model->rowOf(alpha) >= 0);
+    }
+
+    void theGermanAndFrenchTranslationsLoad()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        QCOMPARE(installTranslations(QStringLiteral("de")), QStringLiteral("de_DE"));
+        {
+            MainWindow window(settingsFor(server));
+            window.newConversation();
+            QCOMPARE(window.windowTitle(), QStringLiteral("Sandcastle — Neues Gespräch"));
+            QCOMPARE(window.menuBar()->actions().first()->text(), QStringLiteral("&Datei"));
+            QCOMPARE(
+                window.chatPane()->findChild<QPushButton *>(QStringLiteral("sendButton"))->text(),
+                QStringLiteral("Senden"));
+        }
+        QCOMPARE(installTranslations(QStringLiteral("fr")), QStringLiteral("fr_FR"));
+        {
+            MainWindow window(settingsFor(server));
+            window.newConversation();
+            QCOMPARE(window.windowTitle(), QStringLiteral("Sandcastle — Nouvelle conversation"));
+        }
+        QCOMPARE(installTranslations(QStringLiteral("en")), QString()); // back to English
+        MainWindow window(settingsFor(server));
+        window.newConversation();
+        QCOMPARE(window.windowTitle(), QStringLiteral("Sandcastle — New conversation"));
     }
 };
 

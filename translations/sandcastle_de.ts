@@ -2,10 +2,619 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>FilePreview</name>
+    <message>
+        <source>Not shown: %1</source>
+        <translation>Nicht angezeigt: %1</translation>
+    </message>
+    <message>
+        <source>This image is larger than %1; open it outside Sandcastle.</source>
+        <translation>Dieses Bild ist größer als %1; öffnen Sie es außerhalb von Sandcastle.</translation>
+    </message>
+    <message>
+        <source>Cannot show this SVG image (it is broken, or the Qt SVG plugin, libqt6svg6, is missing).</source>
+        <translation>Dieses SVG-Bild kann nicht angezeigt werden (es ist beschädigt, oder das Qt-SVG-Plugin libqt6svg6 fehlt).</translation>
+    </message>
+    <message>
+        <source>Cannot show this image: it is not a valid %1 file.</source>
+        <translation>Dieses Bild kann nicht angezeigt werden: keine gültige %1-Datei.</translation>
+    </message>
+    <message>
+        <source>A binary file (%1); no preview.</source>
+        <translation>Eine Binärdatei (%1); keine Vorschau.</translation>
+    </message>
+    <message>
+        <source>Not UTF-8 text; no preview.</source>
+        <translation>Kein UTF-8-Text; keine Vorschau.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Showing the first %n row(s).</source>
+        <translation>
+            <numerusform>Die erste Zeile wird gezeigt.</numerusform>
+            <numerusform>Die ersten %n Zeilen werden gezeigt.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This file is larger than %1; open it outside Sandcastle to read it.</source>
+        <translation>Diese Datei ist größer als %1; öffnen Sie sie außerhalb von Sandcastle.</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::ChatPane</name>
+    <message>
+        <source>Send</source>
+        <translation>Senden</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>Sie</translation>
+    </message>
+    <message>
+        <source>Sandcastle</source>
+        <translation>Sandcastle</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stopp</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::ConsolePane</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Output of the code appears here</source>
+        <translation>Hier erscheint die Ausgabe des Codes</translation>
+    </message>
+    <message>
+        <source>Find (Enter: next, Shift+Enter: previous)</source>
+        <translation>Suchen (Eingabe: weiter, Umschalt+Eingabe: zurück)</translation>
+    </message>
+    <message>
+        <source>Find…</source>
+        <translation>Suchen…</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>Leeren</translation>
+    </message>
+    <message>
+        <source>Save output…</source>
+        <translation>Ausgabe speichern…</translation>
+    </message>
+    <message>
+        <source>Save the console output</source>
+        <translation>Konsolenausgabe speichern</translation>
+    </message>
+    <message>
+        <source>Not saved: %1
+</source>
+        <translation>Nicht gespeichert: %1
+</translation>
+    </message>
+    <message numerus="yes">
+        <source>[… %n line(s) not shown here; the run&apos;s log has everything …]</source>
+        <translation>
+            <numerusform>[… %n Zeile hier nicht gezeigt; das Protokoll des Laufs enthält alles …]</numerusform>
+            <numerusform>[… %n Zeilen hier nicht gezeigt; das Protokoll des Laufs enthält alles …]</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>beendet</translation>
+    </message>
+    <message>
+        <source>failed (exit code %1)</source>
+        <translation>fehlgeschlagen (Exit-Code %1)</translation>
+    </message>
+    <message>
+        <source>stopped: the time limit was reached</source>
+        <translation>gestoppt: das Zeitlimit wurde erreicht</translation>
+    </message>
+    <message>
+        <source>killed: out of memory</source>
+        <translation>beendet: kein Speicher mehr</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>gestoppt</translation>
+    </message>
+    <message>
+        <source>could not run (container engine error)</source>
+        <translation>konnte nicht laufen (Fehler der Container-Engine)</translation>
+    </message>
+    <message>
+        <source>■ %1 in %2</source>
+        <translation>■ %1 in %2</translation>
+    </message>
+    <message>
+        <source> · the sandbox was restarted: variables are gone</source>
+        <translation> · die Sandbox wurde neu gestartet: Variablen sind verloren</translation>
+    </message>
+    <message>
+        <source> · full output in %1</source>
+        <translation> · vollständige Ausgabe in %1</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::ConversationListModel</name>
+    <message numerus="yes">
+        <source>%1
+last change %2 · %n message(s)</source>
+        <translation>
+            <numerusform>%1
+zuletzt geändert %2 · %n Nachricht</numerusform>
+            <numerusform>%1
+zuletzt geändert %2 · %n Nachrichten</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::ConversationsPane</name>
+    <message>
+        <source>Search conversations</source>
+        <translation>Gespräche durchsuchen</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>Neu</translation>
+    </message>
+    <message>
+        <source>New conversation (Ctrl+N)</source>
+        <translation>Neues Gespräch (Strg+N)</translation>
+    </message>
+    <message>
+        <source>Conversations</source>
+        <translation>Gespräche</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>Löschen…</translation>
+    </message>
+    <message>
+        <source>Delete conversation</source>
+        <translation>Gespräch löschen</translation>
+    </message>
+    <message>
+        <source>Delete “%1”, its workspace files and its sandbox? This cannot be undone.</source>
+        <translation>„%1“, die Dateien des Arbeitsbereichs und die Sandbox löschen? Das lässt sich nicht rückgängig machen.</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>Öffnen</translation>
+    </message>
+    <message>
+        <source>Rename</source>
+        <translation>Umbenennen</translation>
+    </message>
+    <message>
+        <source>Export as Markdown…</source>
+        <translation>Als Markdown exportieren…</translation>
+    </message>
+    <message>
+        <source>Export as a folder that re-runs…</source>
+        <translation>Als wiederausführbaren Ordner exportieren…</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::EditorPane</name>
+    <message>
+        <source>Tell the agent</source>
+        <translation>Dem Agenten mitteilen</translation>
+    </message>
+    <message>
+        <source>Earlier attempt</source>
+        <translation>Früherer Versuch</translation>
+    </message>
+    <message>
+        <source>Later attempt</source>
+        <translation>Späterer Versuch</translation>
+    </message>
+    <message>
+        <source>Diff</source>
+        <translation>Diff</translation>
+    </message>
+    <message>
+        <source>Compare with the attempt before, or your edit with the agent&apos;s version</source>
+        <translation>Mit dem vorigen Versuch vergleichen, oder Ihre Änderung mit der Version des Agenten</translation>
+    </message>
+    <message>
+        <source>Your runs and edits reach the agent with your next message (as a diff)</source>
+        <translation>Ihre Läufe und Änderungen erreichen den Agenten mit Ihrer nächsten Nachricht (als Diff)</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Ausführen</translation>
+    </message>
+    <message>
+        <source>Run the code (Ctrl+Enter); the selection only: Ctrl+Shift+Enter</source>
+        <translation>Code ausführen (Strg+Eingabe); nur die Auswahl: Strg+Umschalt+Eingabe</translation>
+    </message>
+    <message>
+        <source>Your code</source>
+        <translation>Ihr Code</translation>
+    </message>
+    <message>
+        <source>Attempt %1 of %2</source>
+        <translation>Versuch %1 von %2</translation>
+    </message>
+    <message>
+        <source>Attempt %1 of %2 · %3</source>
+        <translation>Versuch %1 von %2 · %3</translation>
+    </message>
+    <message>
+        <source># Attempt 1: nothing earlier to compare with.
+</source>
+        <translation># Versuch 1: nichts Früheres zum Vergleichen.
+</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::FilesPane</name>
+    <message>
+        <source>Files</source>
+        <translation>Dateien</translation>
+    </message>
+    <message>
+        <source>Files — %1</source>
+        <translation>Dateien — %1</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>%1 wird geladen…</translation>
+    </message>
+    <message>
+        <source>%1 × %2 pixels</source>
+        <translation>%1 × %2 Pixel</translation>
+    </message>
+    <message>
+        <source>Not opened: %1</source>
+        <translation>Nicht geöffnet: %1</translation>
+    </message>
+    <message>
+        <source>Save a copy</source>
+        <translation>Kopie speichern</translation>
+    </message>
+    <message>
+        <source>Saved a copy as %1</source>
+        <translation>Kopie gespeichert als %1</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>Nicht gespeichert: %1</translation>
+    </message>
+    <message>
+        <source>Open with the default application</source>
+        <translation>Mit der Standardanwendung öffnen</translation>
+    </message>
+    <message>
+        <source>Save a copy…</source>
+        <translation>Kopie speichern…</translation>
+    </message>
+    <message>
+        <source>Show in the file manager</source>
+        <translation>Im Dateimanager zeigen</translation>
+    </message>
+</context>
+<context>
     <name>Sandcastle::MainWindow</name>
+    <message>
+        <source>The agent wants to run this code. Edit it if you like, then:</source>
+        <translation>Der Agent möchte diesen Code ausführen. Ändern Sie ihn nach Belieben, dann:</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Ausführen</translation>
+    </message>
+    <message>
+        <source>Don&apos;t run</source>
+        <translation>Nicht ausführen</translation>
+    </message>
+    <message>
+        <source>Conversations are not being saved: %1</source>
+        <translation>Gespräche werden nicht gespeichert: %1</translation>
+    </message>
     <message>
         <source>New conversation</source>
         <translation>Neues Gespräch</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;New conversation</source>
+        <translation>&amp;Neues Gespräch</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>&amp;Einstellungen…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Ausführen</translation>
+    </message>
+    <message>
+        <source>&amp;Run the editor&apos;s code</source>
+        <translation>Code des Editors &amp;ausführen</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>&amp;Stopp</translation>
+    </message>
+    <message>
+        <source>Stop the running &amp;code</source>
+        <translation>Laufenden &amp;Code stoppen</translation>
+    </message>
+    <message>
+        <source>Stop after this &amp;step</source>
+        <translation>Nach diesem &amp;Schritt stoppen</translation>
+    </message>
+    <message>
+        <source>Export to a new folder</source>
+        <translation>In einen neuen Ordner exportieren</translation>
+    </message>
+    <message>
+        <source>Export as Markdown</source>
+        <translation>Als Markdown exportieren</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Model busy, retrying in %1 s (attempt %2): %3</source>
+        <translation>Modell ausgelastet, neuer Versuch in %1 s (Versuch %2): %3</translation>
+    </message>
+    <message>
+        <source>Agent: %1</source>
+        <translation>Agent: %1</translation>
+    </message>
+    <message>
+        <source>Code run by hand</source>
+        <translation>Von Hand ausgeführter Code</translation>
+    </message>
+    <message>
+        <source>your code</source>
+        <translation>Ihr Code</translation>
+    </message>
+    <message>
+        <source>sandbox restarted with the new settings</source>
+        <translation>Sandbox mit den neuen Einstellungen neu gestartet</translation>
+    </message>
+    <message>
+        <source>This conversation is not being saved: %1</source>
+        <translation>Dieses Gespräch wird nicht gespeichert: %1</translation>
+    </message>
+    <message>
+        <source>Stop the agent or the run before switching conversations.</source>
+        <translation>Stoppen Sie den Agenten oder den Lauf, bevor Sie das Gespräch wechseln.</translation>
+    </message>
+    <message>
+        <source>Stop the agent or the run before deleting this conversation.</source>
+        <translation>Stoppen Sie den Agenten oder den Lauf, bevor Sie dieses Gespräch löschen.</translation>
+    </message>
+    <message>
+        <source>Could not delete the conversation: %1</source>
+        <translation>Das Gespräch konnte nicht gelöscht werden: %1</translation>
+    </message>
+    <message>
+        <source>Could not export the conversation: %1</source>
+        <translation>Das Gespräch konnte nicht exportiert werden: %1</translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation>Exportiert nach %1</translation>
+    </message>
+    <message>
+        <source>Sandbox: stopped</source>
+        <translation>Sandbox: gestoppt</translation>
+    </message>
+    <message>
+        <source>Sandbox: starting…</source>
+        <translation>Sandbox: startet…</translation>
+    </message>
+    <message>
+        <source>Sandbox: ready</source>
+        <translation>Sandbox: bereit</translation>
+    </message>
+    <message>
+        <source>Sandbox: running</source>
+        <translation>Sandbox: läuft</translation>
+    </message>
+    <message>
+        <source>  ·  network %1  ·  memory %2</source>
+        <translation>  ·  Netzwerk %1  ·  Speicher %2</translation>
+    </message>
+    <message>
+        <source>ON</source>
+        <translation>AN</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <source>Model: %1 at %2</source>
+        <translation>Modell: %1 auf %2</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::PromptEdit</name>
+    <message>
+        <source>Ask anything — Enter to send, Shift+Enter for a new line</source>
+        <translation>Fragen Sie etwas — Eingabe sendet, Umschalt+Eingabe für eine neue Zeile</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::SettingsDialog</name>
+    <message>
+        <source>Allow network access (off keeps code from reaching anything)</source>
+        <translation>Netzwerkzugriff erlauben (aus: der Code erreicht nichts)</translation>
+    </message>
+    <message>
+        <source>Run under gVisor (runsc) for a stronger boundary</source>
+        <translation>Unter gVisor (runsc) ausführen, für eine stärkere Grenze</translation>
+    </message>
+    <message>
+        <source>A fresh container for every run (slower; nothing kept between runs)</source>
+        <translation>Ein frischer Container für jeden Lauf (langsamer; nichts bleibt zwischen Läufen)</translation>
+    </message>
+    <message>
+        <source>Ask before running the agent&apos;s code (you can edit it first)</source>
+        <translation>Vor dem Ausführen des Agenten-Codes fragen (Sie können ihn vorher ändern)</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Ask the server which models it has</source>
+        <translation>Den Server nach seinen Modellen fragen</translation>
+    </message>
+    <message>
+        <source>set by the environment</source>
+        <translation>durch die Umgebung gesetzt</translation>
+    </message>
+    <message>
+        <source>stored in the system keychain</source>
+        <translation>im Schlüsselbund des Systems gespeichert</translation>
+    </message>
+    <message>
+        <source>Automatic (tool calls, else code blocks)</source>
+        <translation>Automatisch (Tool-Aufrufe, sonst Codeblöcke)</translation>
+    </message>
+    <message>
+        <source>Tool calls</source>
+        <translation>Tool-Aufrufe</translation>
+    </message>
+    <message>
+        <source>Code blocks (models without tool calling)</source>
+        <translation>Codeblöcke (Modelle ohne Tool-Aufrufe)</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Memory limit of the sandbox, e.g. 512m or 2g (swap is not added)</source>
+        <translation>Speicherlimit der Sandbox, z. B. 512m oder 2g (ohne zusätzlichen Swap)</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>kein Limit</translation>
+    </message>
+    <message>
+        <source>The Docker daemon has no runsc runtime</source>
+        <translation>Der Docker-Daemon hat keine runsc-Laufzeit</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>Anbieter</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>Basis-URL</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API-Schlüssel</translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation>Tools</translation>
+    </message>
+    <message>
+        <source>Turn limit</source>
+        <translation>Rundenlimit</translation>
+    </message>
+    <message>
+        <source>Token budget per run</source>
+        <translation>Token-Budget pro Lauf</translation>
+    </message>
+    <message>
+        <source>Run time limit</source>
+        <translation>Zeitlimit pro Lauf</translation>
+    </message>
+    <message>
+        <source>Sandbox memory</source>
+        <translation>Speicher der Sandbox</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n model(s) on this server.</source>
+        <translation>
+            <numerusform>%n Modell auf diesem Server.</numerusform>
+            <numerusform>%n Modelle auf diesem Server.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> The key is used for this session only.</source>
+        <translation> Der Schlüssel gilt nur für diese Sitzung.</translation>
+    </message>
+    <message>
+        <source>Asking the server for its models…</source>
+        <translation>Der Server wird nach seinen Modellen gefragt…</translation>
+    </message>
+    <message>
+        <source>The base URL must start with http:// or https://.</source>
+        <translation>Die Basis-URL muss mit http:// oder https:// beginnen.</translation>
+    </message>
+    <message>
+        <source>The memory limit is a size such as 512m or 2g.</source>
+        <translation>Das Speicherlimit ist eine Größe wie 512m oder 2g.</translation>
+    </message>
+    <message>
+        <source>Choose a model.</source>
+        <translation>Wählen Sie ein Modell.</translation>
+    </message>
+    <message>
+        <source>Prices come from models.json in the data folder</source>
+        <translation>Die Preise stehen in models.json im Datenordner</translation>
+    </message>
+    <message>
+        <source>As the system</source>
+        <translation>Wie das System</translation>
+    </message>
+    <message>
+        <source>Takes effect when Sandcastle starts again</source>
+        <translation>Wirkt beim nächsten Start von Sandcastle</translation>
+    </message>
+    <message>
+        <source>Cost budget per run</source>
+        <translation>Kostenbudget pro Lauf</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Sprache</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::WorkspaceModel</name>
+    <message>
+        <source>Made or changed by the last run</source>
+        <translation>Vom letzten Lauf erstellt oder geändert</translation>
     </message>
 </context>
 </TS>

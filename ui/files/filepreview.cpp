@@ -96,32 +96,35 @@ FilePreview FilePreview::load(const QString &root, const QString &relative)
     bool truncated = false;
     const Result<QByteArray> read = PathGuard::readFile(root, relative, limit, &truncated);
     if (!read)
-        return refusal(QObject::tr("Not shown: %1").arg(read.error()));
+        return refusal(FilePreview::tr("Not shown: %1").arg(read.error()));
     const QByteArray &bytes = read.value();
 
     if (isImage) {
         if (truncated)
-            return refusal(QObject::tr("This image is larger than %1; open it outside Sandcastle.")
-                               .arg(sizeText(kMaxImageBytes)));
+            return refusal(
+                FilePreview::tr("This image is larger than %1; open it outside Sandcastle.")
+                    .arg(sizeText(kMaxImageBytes)));
         FilePreview p;
         const QByteArray format
             = suffix == QLatin1String("jpg") ? QByteArray("JPEG") : suffix.toUpper().toLatin1();
         if (!p.image.loadFromData(bytes, format.constData()) && !p.image.loadFromData(bytes))
-            return refusal(suffix == QLatin1String("svg")
-                               ? QObject::tr("Cannot show this SVG image (it is broken, or the Qt "
-                                             "SVG plugin, libqt6svg6, is missing).")
-                               : QObject::tr("Cannot show this image: it is not a valid %1 file.")
-                                     .arg(suffix.toUpper()));
+            return refusal(
+                suffix == QLatin1String("svg")
+                    ? FilePreview::tr("Cannot show this SVG image (it is broken, or the Qt "
+                                      "SVG plugin, libqt6svg6, is missing).")
+                    : FilePreview::tr("Cannot show this image: it is not a valid %1 file.")
+                          .arg(suffix.toUpper()));
         p.kind = Kind::Image;
         return p;
     }
 
     if (bytes.left(8192).contains('\0'))
-        return refusal(QObject::tr("A binary file (%1); no preview.").arg(sizeText(bytes.size())));
+        return refusal(
+            FilePreview::tr("A binary file (%1); no preview.").arg(sizeText(bytes.size())));
     QStringDecoder decoder(QStringDecoder::Utf8);
     QString text = decoder.decode(bytes);
     if (decoder.hasError() && !truncated)
-        return refusal(QObject::tr("Not UTF-8 text; no preview."));
+        return refusal(FilePreview::tr("Not UTF-8 text; no preview."));
 
     if (isTable) {
         FilePreview p;
@@ -137,13 +140,14 @@ FilePreview FilePreview::load(const QString &root, const QString &relative)
         p.rows = records;
         p.moreRows = more || truncated;
         if (p.moreRows)
-            p.message = QObject::tr("Showing the first %n row(s).", nullptr, int(p.rows.size()));
+            p.message
+                = FilePreview::tr("Showing the first %n row(s).", nullptr, int(p.rows.size()));
         return p;
     }
 
     if (truncated)
-        return refusal(QObject::tr("This file is larger than %1; open it outside Sandcastle to "
-                                   "read it.")
+        return refusal(FilePreview::tr("This file is larger than %1; open it outside Sandcastle to "
+                                       "read it.")
                            .arg(sizeText(kMaxTextBytes)));
     FilePreview p;
     p.kind = Kind::Text;

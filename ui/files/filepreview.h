@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QCoreApplication>
 #include <QImage>
 #include <QList>
 #include <QString>
@@ -12,6 +13,9 @@ namespace Sandcastle {
 // the window. Pure and thread-safe: the pane loads it off the UI thread.
 struct FilePreview
 {
+    Q_DECLARE_TR_FUNCTIONS(FilePreview)
+
+public:
     enum class Kind { Image, Table, Text, Message };
 
     Kind kind = Kind::Message;

@@ -8,6 +8,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -38,6 +39,8 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     , m_askFirst(
           new QCheckBox(tr("Ask before running the agent's code (you can edit it first)"), this))
     , m_tokenBudget(new QSpinBox(this))
+    , m_costBudget(new QDoubleSpinBox(this))
+    , m_language(new QComboBox(this))
     , m_status(new QLabel(this))
     , m_catalog(new ModelCatalog(this))
     , m_keys(new KeyStore(this))
@@ -86,6 +89,21 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_tokenBudget->setSingleStep(10'000);
     m_tokenBudget->setSpecialValueText(tr("no limit"));
     m_tokenBudget->setValue(int(qMin<qint64>(settings.tokenBudget, 100'000'000)));
+    m_costBudget->setObjectName(QStringLiteral("costBudget"));
+    m_costBudget->setRange(0, 1000);
+    m_costBudget->setDecimals(2);
+    m_costBudget->setSingleStep(0.10);
+    m_costBudget->setPrefix(QStringLiteral("$ "));
+    m_costBudget->setSpecialValueText(tr("no limit"));
+    m_costBudget->setToolTip(tr("Prices come from models.json in the data folder"));
+    m_costBudget->setValue(settings.costBudgetUsd);
+    m_language->setObjectName(QStringLiteral("language"));
+    m_language->addItem(tr("As the system"), QString());
+    m_language->addItem(QStringLiteral("English"), QStringLiteral("en"));
+    m_language->addItem(QStringLiteral("Deutsch"), QStringLiteral("de"));
+    m_language->addItem(QStringLiteral("Français"), QStringLiteral("fr"));
+    m_language->setCurrentIndex(qMax(0, m_language->findData(settings.language)));
+    m_language->setToolTip(tr("Takes effect when Sandcastle starts again"));
     // gVisor is offered only when the daemon has the runtime; asking must not hold the dialog
     // up, so the box stays off until the answer comes.
     m_gvisor->setEnabled(m_gvisor->isChecked());
@@ -114,11 +132,13 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     form->addRow(QString(), m_askFirst);
     form->addRow(tr("Turn limit"), m_maxTurns);
     form->addRow(tr("Token budget per run"), m_tokenBudget);
+    form->addRow(tr("Cost budget per run"), m_costBudget);
     form->addRow(tr("Run time limit"), m_timeout);
     form->addRow(tr("Sandbox memory"), m_memory);
     form->addRow(QString(), m_network);
     form->addRow(QString(), m_gvisor);
     form->addRow(QString(), m_fresh);
+    form->addRow(tr("Language"), m_language);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
@@ -184,6 +204,8 @@ AppSettings SettingsDialog::settings() const
     s.fresh = m_fresh->isChecked();
     s.askFirst = m_askFirst->isChecked();
     s.tokenBudget = m_tokenBudget->value();
+    s.costBudgetUsd = m_costBudget->value();
+    s.language = m_language->currentData().toString();
     return s;
 }
 

@@ -11,6 +11,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
+class QDoubleSpinBox;
 
 namespace Sandcastle {
 
@@ -61,6 +62,8 @@ private:
     QCheckBox *m_fresh = nullptr;
     QCheckBox *m_askFirst = nullptr;
     QSpinBox *m_tokenBudget = nullptr;
+    QDoubleSpinBox *m_costBudget = nullptr;
+    QComboBox *m_language = nullptr;
     QLabel *m_status = nullptr;
     ModelCatalog *m_catalog = nullptr;
     KeyStore *m_keys = nullptr;

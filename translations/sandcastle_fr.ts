@@ -1,0 +1,620 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="fr_FR">
+<context>
+    <name>FilePreview</name>
+    <message>
+        <source>Not shown: %1</source>
+        <translation>Non affiché : %1</translation>
+    </message>
+    <message>
+        <source>This image is larger than %1; open it outside Sandcastle.</source>
+        <translation>Cette image dépasse %1 ; ouvrez-la hors de Sandcastle.</translation>
+    </message>
+    <message>
+        <source>Cannot show this SVG image (it is broken, or the Qt SVG plugin, libqt6svg6, is missing).</source>
+        <translation>Impossible d&apos;afficher cette image SVG (elle est endommagée, ou le module Qt SVG, libqt6svg6, manque).</translation>
+    </message>
+    <message>
+        <source>Cannot show this image: it is not a valid %1 file.</source>
+        <translation>Impossible d&apos;afficher cette image : ce n&apos;est pas un fichier %1 valide.</translation>
+    </message>
+    <message>
+        <source>A binary file (%1); no preview.</source>
+        <translation>Un fichier binaire (%1) ; pas d’aperçu.</translation>
+    </message>
+    <message>
+        <source>Not UTF-8 text; no preview.</source>
+        <translation>Pas du texte UTF-8 ; pas d’aperçu.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Showing the first %n row(s).</source>
+        <translation>
+            <numerusform>Affichage de la première %n ligne.</numerusform>
+            <numerusform>Affichage des %n premières lignes.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This file is larger than %1; open it outside Sandcastle to read it.</source>
+        <translation>Ce fichier dépasse %1 ; ouvrez-le hors de Sandcastle pour le lire.</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::ChatPane</name>
+    <message>
+        <source>Send</source>
+        <translation>Envoyer</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>Vous</translation>
+    </message>
+    <message>
+        <source>Sandcastle</source>
+        <translation>Sandcastle</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Arrêter</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::ConsolePane</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Output of the code appears here</source>
+        <translation>La sortie du code apparaît ici</translation>
+    </message>
+    <message>
+        <source>Find (Enter: next, Shift+Enter: previous)</source>
+        <translation>Rechercher (Entrée : suivant, Maj+Entrée : précédent)</translation>
+    </message>
+    <message>
+        <source>Find…</source>
+        <translation>Rechercher…</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>Effacer</translation>
+    </message>
+    <message>
+        <source>Save output…</source>
+        <translation>Enregistrer la sortie…</translation>
+    </message>
+    <message>
+        <source>Save the console output</source>
+        <translation>Enregistrer la sortie de la console</translation>
+    </message>
+    <message>
+        <source>Not saved: %1
+</source>
+        <translation>Non enregistré : %1
+</translation>
+    </message>
+    <message numerus="yes">
+        <source>[… %n line(s) not shown here; the run&apos;s log has everything …]</source>
+        <translation>
+            <numerusform>[… %n ligne non affichée ici ; le journal de l’exécution contient tout …]</numerusform>
+            <numerusform>[… %n lignes non affichées ici ; le journal de l’exécution contient tout …]</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>terminé</translation>
+    </message>
+    <message>
+        <source>failed (exit code %1)</source>
+        <translation>échec (code de sortie %1)</translation>
+    </message>
+    <message>
+        <source>stopped: the time limit was reached</source>
+        <translation>arrêté : la limite de temps a été atteinte</translation>
+    </message>
+    <message>
+        <source>killed: out of memory</source>
+        <translation>tué : mémoire épuisée</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>arrêté</translation>
+    </message>
+    <message>
+        <source>could not run (container engine error)</source>
+        <translation>n&apos;a pas pu s&apos;exécuter (erreur du moteur de conteneurs)</translation>
+    </message>
+    <message>
+        <source>■ %1 in %2</source>
+        <translation>■ %1 en %2</translation>
+    </message>
+    <message>
+        <source> · the sandbox was restarted: variables are gone</source>
+        <translation> · le bac à sable a redémarré : les variables sont perdues</translation>
+    </message>
+    <message>
+        <source> · full output in %1</source>
+        <translation> · sortie complète dans %1</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::ConversationListModel</name>
+    <message numerus="yes">
+        <source>%1
+last change %2 · %n message(s)</source>
+        <translation>
+            <numerusform>%1
+dernière modification %2 · %n message</numerusform>
+            <numerusform>%1
+dernière modification %2 · %n messages</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::ConversationsPane</name>
+    <message>
+        <source>Search conversations</source>
+        <translation>Rechercher dans les conversations</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>Nouvelle</translation>
+    </message>
+    <message>
+        <source>New conversation (Ctrl+N)</source>
+        <translation>Nouvelle conversation (Ctrl+N)</translation>
+    </message>
+    <message>
+        <source>Conversations</source>
+        <translation>Conversations</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>Supprimer…</translation>
+    </message>
+    <message>
+        <source>Delete conversation</source>
+        <translation>Supprimer la conversation</translation>
+    </message>
+    <message>
+        <source>Delete “%1”, its workspace files and its sandbox? This cannot be undone.</source>
+        <translation>Supprimer « %1 », les fichiers de son espace de travail et son bac à sable ? Cette action est irréversible.</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>Ouvrir</translation>
+    </message>
+    <message>
+        <source>Rename</source>
+        <translation>Renommer</translation>
+    </message>
+    <message>
+        <source>Export as Markdown…</source>
+        <translation>Exporter en Markdown…</translation>
+    </message>
+    <message>
+        <source>Export as a folder that re-runs…</source>
+        <translation>Exporter en dossier ré-exécutable…</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::EditorPane</name>
+    <message>
+        <source>Tell the agent</source>
+        <translation>Informer l&apos;agent</translation>
+    </message>
+    <message>
+        <source>Earlier attempt</source>
+        <translation>Tentative précédente</translation>
+    </message>
+    <message>
+        <source>Later attempt</source>
+        <translation>Tentative suivante</translation>
+    </message>
+    <message>
+        <source>Diff</source>
+        <translation>Diff</translation>
+    </message>
+    <message>
+        <source>Compare with the attempt before, or your edit with the agent&apos;s version</source>
+        <translation>Comparer avec la tentative précédente, ou votre modification avec la version de l&apos;agent</translation>
+    </message>
+    <message>
+        <source>Your runs and edits reach the agent with your next message (as a diff)</source>
+        <translation>Vos exécutions et modifications parviennent à l&apos;agent avec votre prochain message (sous forme de diff)</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Exécuter</translation>
+    </message>
+    <message>
+        <source>Run the code (Ctrl+Enter); the selection only: Ctrl+Shift+Enter</source>
+        <translation>Exécuter le code (Ctrl+Entrée) ; la sélection seule : Ctrl+Maj+Entrée</translation>
+    </message>
+    <message>
+        <source>Your code</source>
+        <translation>Votre code</translation>
+    </message>
+    <message>
+        <source>Attempt %1 of %2</source>
+        <translation>Tentative %1 sur %2</translation>
+    </message>
+    <message>
+        <source>Attempt %1 of %2 · %3</source>
+        <translation>Tentative %1 sur %2 · %3</translation>
+    </message>
+    <message>
+        <source># Attempt 1: nothing earlier to compare with.
+</source>
+        <translation># Tentative 1 : rien d’antérieur à comparer.
+</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::FilesPane</name>
+    <message>
+        <source>Files</source>
+        <translation>Fichiers</translation>
+    </message>
+    <message>
+        <source>Files — %1</source>
+        <translation>Fichiers — %1</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>Chargement de %1…</translation>
+    </message>
+    <message>
+        <source>%1 × %2 pixels</source>
+        <translation>%1 × %2 pixels</translation>
+    </message>
+    <message>
+        <source>Not opened: %1</source>
+        <translation>Non ouvert : %1</translation>
+    </message>
+    <message>
+        <source>Save a copy</source>
+        <translation>Enregistrer une copie</translation>
+    </message>
+    <message>
+        <source>Saved a copy as %1</source>
+        <translation>Copie enregistrée sous %1</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>Non enregistré : %1</translation>
+    </message>
+    <message>
+        <source>Open with the default application</source>
+        <translation>Ouvrir avec l&apos;application par défaut</translation>
+    </message>
+    <message>
+        <source>Save a copy…</source>
+        <translation>Enregistrer une copie…</translation>
+    </message>
+    <message>
+        <source>Show in the file manager</source>
+        <translation>Afficher dans le gestionnaire de fichiers</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::MainWindow</name>
+    <message>
+        <source>The agent wants to run this code. Edit it if you like, then:</source>
+        <translation>L&apos;agent veut exécuter ce code. Modifiez-le si vous le souhaitez, puis :</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Exécuter</translation>
+    </message>
+    <message>
+        <source>Don&apos;t run</source>
+        <translation>Ne pas exécuter</translation>
+    </message>
+    <message>
+        <source>Conversations are not being saved: %1</source>
+        <translation>Les conversations ne sont pas enregistrées : %1</translation>
+    </message>
+    <message>
+        <source>New conversation</source>
+        <translation>Nouvelle conversation</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Fichier</translation>
+    </message>
+    <message>
+        <source>&amp;New conversation</source>
+        <translation>&amp;Nouvelle conversation</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>&amp;Paramètres…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Quitter</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Exécution</translation>
+    </message>
+    <message>
+        <source>&amp;Run the editor&apos;s code</source>
+        <translation>&amp;Exécuter le code de l&apos;éditeur</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>&amp;Arrêter</translation>
+    </message>
+    <message>
+        <source>Stop the running &amp;code</source>
+        <translation>Arrêter le &amp;code en cours</translation>
+    </message>
+    <message>
+        <source>Stop after this &amp;step</source>
+        <translation>Arrêter après cette ét&amp;ape</translation>
+    </message>
+    <message>
+        <source>Export to a new folder</source>
+        <translation>Exporter dans un nouveau dossier</translation>
+    </message>
+    <message>
+        <source>Export as Markdown</source>
+        <translation>Exporter en Markdown</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Model busy, retrying in %1 s (attempt %2): %3</source>
+        <translation>Modèle occupé, nouvel essai dans %1 s (essai %2) : %3</translation>
+    </message>
+    <message>
+        <source>Agent: %1</source>
+        <translation>Agent : %1</translation>
+    </message>
+    <message>
+        <source>Code run by hand</source>
+        <translation>Code exécuté à la main</translation>
+    </message>
+    <message>
+        <source>your code</source>
+        <translation>votre code</translation>
+    </message>
+    <message>
+        <source>sandbox restarted with the new settings</source>
+        <translation>bac à sable redémarré avec les nouveaux paramètres</translation>
+    </message>
+    <message>
+        <source>This conversation is not being saved: %1</source>
+        <translation>Cette conversation n&apos;est pas enregistrée : %1</translation>
+    </message>
+    <message>
+        <source>Stop the agent or the run before switching conversations.</source>
+        <translation>Arrêtez l&apos;agent ou l&apos;exécution avant de changer de conversation.</translation>
+    </message>
+    <message>
+        <source>Stop the agent or the run before deleting this conversation.</source>
+        <translation>Arrêtez l&apos;agent ou l&apos;exécution avant de supprimer cette conversation.</translation>
+    </message>
+    <message>
+        <source>Could not delete the conversation: %1</source>
+        <translation>La conversation n&apos;a pas pu être supprimée : %1</translation>
+    </message>
+    <message>
+        <source>Could not export the conversation: %1</source>
+        <translation>La conversation n&apos;a pas pu être exportée : %1</translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation>Exporté vers %1</translation>
+    </message>
+    <message>
+        <source>Sandbox: stopped</source>
+        <translation>Bac à sable : arrêté</translation>
+    </message>
+    <message>
+        <source>Sandbox: starting…</source>
+        <translation>Bac à sable : démarrage…</translation>
+    </message>
+    <message>
+        <source>Sandbox: ready</source>
+        <translation>Bac à sable : prêt</translation>
+    </message>
+    <message>
+        <source>Sandbox: running</source>
+        <translation>Bac à sable : en cours</translation>
+    </message>
+    <message>
+        <source>  ·  network %1  ·  memory %2</source>
+        <translation>  ·  réseau %1  ·  mémoire %2</translation>
+    </message>
+    <message>
+        <source>ON</source>
+        <translation>ACTIF</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>coupé</translation>
+    </message>
+    <message>
+        <source>Model: %1 at %2</source>
+        <translation>Modèle : %1 sur %2</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::PromptEdit</name>
+    <message>
+        <source>Ask anything — Enter to send, Shift+Enter for a new line</source>
+        <translation>Posez une question — Entrée pour envoyer, Maj+Entrée pour une nouvelle ligne</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::SettingsDialog</name>
+    <message>
+        <source>Allow network access (off keeps code from reaching anything)</source>
+        <translation>Autoriser l&apos;accès réseau (coupé : le code n&apos;atteint rien)</translation>
+    </message>
+    <message>
+        <source>Run under gVisor (runsc) for a stronger boundary</source>
+        <translation>Exécuter sous gVisor (runsc) pour une frontière plus solide</translation>
+    </message>
+    <message>
+        <source>A fresh container for every run (slower; nothing kept between runs)</source>
+        <translation>Un conteneur neuf pour chaque exécution (plus lent ; rien ne persiste entre les exécutions)</translation>
+    </message>
+    <message>
+        <source>Ask before running the agent&apos;s code (you can edit it first)</source>
+        <translation>Demander avant d&apos;exécuter le code de l&apos;agent (vous pouvez le modifier d&apos;abord)</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Paramètres</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Actualiser</translation>
+    </message>
+    <message>
+        <source>Ask the server which models it has</source>
+        <translation>Demander au serveur quels modèles il propose</translation>
+    </message>
+    <message>
+        <source>set by the environment</source>
+        <translation>défini par l&apos;environnement</translation>
+    </message>
+    <message>
+        <source>stored in the system keychain</source>
+        <translation>stockée dans le trousseau du système</translation>
+    </message>
+    <message>
+        <source>Automatic (tool calls, else code blocks)</source>
+        <translation>Automatique (appels d&apos;outils, sinon blocs de code)</translation>
+    </message>
+    <message>
+        <source>Tool calls</source>
+        <translation>Appels d&apos;outils</translation>
+    </message>
+    <message>
+        <source>Code blocks (models without tool calling)</source>
+        <translation>Blocs de code (modèles sans appels d&apos;outils)</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Memory limit of the sandbox, e.g. 512m or 2g (swap is not added)</source>
+        <translation>Limite mémoire du bac à sable, par ex. 512m ou 2g (sans swap en plus)</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>aucune limite</translation>
+    </message>
+    <message>
+        <source>The Docker daemon has no runsc runtime</source>
+        <translation>Le démon Docker n&apos;a pas l&apos;environnement d&apos;exécution runsc</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>Fournisseur</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>URL de base</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modèle</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>Clé d&apos;API</translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation>Outils</translation>
+    </message>
+    <message>
+        <source>Turn limit</source>
+        <translation>Limite de tours</translation>
+    </message>
+    <message>
+        <source>Token budget per run</source>
+        <translation>Budget de jetons par exécution</translation>
+    </message>
+    <message>
+        <source>Run time limit</source>
+        <translation>Limite de temps d&apos;exécution</translation>
+    </message>
+    <message>
+        <source>Sandbox memory</source>
+        <translation>Mémoire du bac à sable</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n model(s) on this server.</source>
+        <translation>
+            <numerusform>%n modèle sur ce serveur.</numerusform>
+            <numerusform>%n modèles sur ce serveur.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> The key is used for this session only.</source>
+        <translation> La clé ne sert que pour cette session.</translation>
+    </message>
+    <message>
+        <source>Asking the server for its models…</source>
+        <translation>Interrogation du serveur sur ses modèles…</translation>
+    </message>
+    <message>
+        <source>The base URL must start with http:// or https://.</source>
+        <translation>L&apos;URL de base doit commencer par http:// ou https://.</translation>
+    </message>
+    <message>
+        <source>The memory limit is a size such as 512m or 2g.</source>
+        <translation>La limite mémoire est une taille comme 512m ou 2g.</translation>
+    </message>
+    <message>
+        <source>Choose a model.</source>
+        <translation>Choisissez un modèle.</translation>
+    </message>
+    <message>
+        <source>Prices come from models.json in the data folder</source>
+        <translation>Les prix viennent de models.json dans le dossier de données</translation>
+    </message>
+    <message>
+        <source>As the system</source>
+        <translation>Comme le système</translation>
+    </message>
+    <message>
+        <source>Takes effect when Sandcastle starts again</source>
+        <translation>Prend effet au prochain démarrage de Sandcastle</translation>
+    </message>
+    <message>
+        <source>Cost budget per run</source>
+        <translation>Budget de coût par exécution</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Langue</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::WorkspaceModel</name>
+    <message>
+        <source>Made or changed by the last run</source>
+        <translation>Créé ou modifié par la dernière exécution</translation>
+    </message>
+</context>
+</TS>
