@@ -3,6 +3,7 @@
 #include <ui/files/filespane.h>
 #include <ui/files/workspacemodel.h>
 
+#include <QElapsedTimer>
 #include <QImage>
 #include <QLabel>
 #include <QSignalSpy>
@@ -36,11 +37,21 @@ class TestFilesPane : public QObject
 
     FilePreview::Kind previewOf(FilesPane &pane, const QString &relative)
     {
+        // The tree may preview what it selects on its own meanwhile: wait for this file's.
         QSignalSpy shown(&pane, &FilesPane::previewShown);
         pane.preview(relative);
-        if (!shown.wait(10000))
-            return FilePreview::Kind::Message;
-        return shown.last().at(1).value<FilePreview::Kind>();
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 10000) {
+            for (const QList<QVariant> &args : std::as_const(shown)) {
+                if (args.at(0).toString() == relative && pane.previewedFile() == relative)
+                    return args.at(1).value<FilePreview::Kind>();
+            }
+            if (pane.previewedFile() != relative)
+                pane.preview(relative); // the tree's own request replaced ours: ask again
+            shown.wait(100);
+        }
+        return FilePreview::Kind::Message;
     }
 
 private Q_SLOTS:

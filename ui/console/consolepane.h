@@ -63,7 +63,7 @@ private:
     qint64 m_skippedLines = 0;
     QTimer *m_paintTimer = nullptr;
     // Per frame: enough for a person to read, little enough to keep the window at 60 fps.
-    static constexpr qsizetype kCharsPerFrame = 32 * 1024;
+    static constexpr qsizetype kCharsPerFrame = 16 * 1024;
 };
 
 } // namespace Sandcastle
