@@ -477,6 +477,38 @@ private Q_SLOTS:
         QVERIFY(model->rowOf(alpha) >= 0);
     }
 
+    void theStatusBarCountsTokensAndCostOfTheConversation()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        QFile prices(m_dataDir.filePath(QStringLiteral("models.json")));
+        QVERIFY(prices.open(QIODevice::WriteOnly));
+        prices.write(R"({"fake-model": {"input_per_mtok": 1000, "output_per_mtok": 1000}})");
+        prices.close();
+        QString id;
+        {
+            MainWindow window(settingsFor(server));
+            window.show();
+            window.newConversation();
+            id = window.conversationId();
+            for (const QString &prompt : {QStringLiteral("one"), QStringLiteral("two")}) {
+                server.enqueueText(QStringLiteral("ok"));
+                QSignalSpy answered(window.agent(), &AgentRun::finished);
+                window.submitPrompt(prompt);
+                QVERIFY(answered.wait(60000));
+            }
+            // Two turns of 42 + 7 tokens at $1000 per million.
+            const auto *label = window.findChild<QLabel *>(QStringLiteral("usageStatus"));
+            QCOMPARE(label->text(), QStringLiteral("98 tokens · $0.0980"));
+        }
+        MainWindow again(settingsFor(server));
+        QCOMPARE(again.conversationId(), id);
+        QCOMPARE(again.usageText(), QStringLiteral("98 tokens · $0.0980")); // kept with it
+        again.newConversation();
+        QCOMPARE(again.usageText(), QStringLiteral("0 tokens · $0.0000"));
+        QVERIFY(prices.remove());
+    }
+
     void theGermanAndFrenchTranslationsLoad()
     {
         FakeOpenAiServer server;

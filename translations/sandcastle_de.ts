@@ -452,6 +452,30 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
         <source>Model: %1 at %2</source>
         <translation>Modell: %1 auf %2</translation>
     </message>
+    <message>
+        <source>Sandcastle: a run finished</source>
+        <translation>Sandcastle: ein Lauf ist fertig</translation>
+    </message>
+    <message>
+        <source>%1 after %2 s in “%3”</source>
+        <translation>%1 nach %2 s in „%3“</translation>
+    </message>
+    <message>
+        <source>%L1 tokens</source>
+        <translation>%L1 Tokens</translation>
+    </message>
+    <message>
+        <source> · $%1</source>
+        <translation> · $%1</translation>
+    </message>
+    <message>
+        <source>turn %1 of %2</source>
+        <translation>Runde %1 von %2</translation>
+    </message>
+    <message>
+        <source>Tokens and cost of this conversation (prices from models.json)</source>
+        <translation>Tokens und Kosten dieses Gesprächs (Preise aus models.json)</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::PromptEdit</name>

@@ -452,6 +452,30 @@ dernière modification %2 · %n messages</numerusform>
         <source>Model: %1 at %2</source>
         <translation>Modèle : %1 sur %2</translation>
     </message>
+    <message>
+        <source>Sandcastle: a run finished</source>
+        <translation>Sandcastle : une exécution est terminée</translation>
+    </message>
+    <message>
+        <source>%1 after %2 s in “%3”</source>
+        <translation>%1 après %2 s dans « %3 »</translation>
+    </message>
+    <message>
+        <source>%L1 tokens</source>
+        <translation>%L1 jetons</translation>
+    </message>
+    <message>
+        <source> · $%1</source>
+        <translation> · %1 $</translation>
+    </message>
+    <message>
+        <source>turn %1 of %2</source>
+        <translation>tour %1 sur %2</translation>
+    </message>
+    <message>
+        <source>Tokens and cost of this conversation (prices from models.json)</source>
+        <translation>Jetons et coût de cette conversation (prix de models.json)</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::PromptEdit</name>

@@ -34,6 +34,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QSystemTrayIcon>
 #include <QTimer>
 #include <QUuid>
 #include <QVBoxLayout>
@@ -122,6 +123,9 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     m_sandboxStatus->setObjectName(QStringLiteral("sandboxStatus"));
     m_modelStatus = new QLabel(this);
     statusBar()->addWidget(m_sandboxStatus, 1);
+    m_usageStatus = new QLabel(this);
+    m_usageStatus->setObjectName(QStringLiteral("usageStatus"));
+    statusBar()->addPermanentWidget(m_usageStatus);
     statusBar()->addPermanentWidget(m_modelStatus);
 
     const QString workspace = m_settings.workspaceFor(m_conversationId);
@@ -148,6 +152,7 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     connectAgent();
     setConversationTitle(tr("New conversation"));
     openLastConversation();
+    loadUsage();
     updateStatus();
     resize(1300, 800);
     restoreState();
@@ -197,6 +202,24 @@ void MainWindow::buildMenus()
 
 void MainWindow::connectAgent()
 {
+    connect(m_agent,
+            &AgentRun::usage,
+            this,
+            [this](int promptTokens, int completionTokens, qint64, double runCost) {
+                m_conversationTokens += qMax(0, promptTokens) + qMax(0, completionTokens);
+                if (runCost < 0 || m_conversationCost < 0) {
+                    m_conversationCost = -1; // a price unknown once: the sum is unknown
+                } else {
+                    m_conversationCost += runCost - m_runCostSoFar;
+                    m_runCostSoFar = runCost;
+                }
+                if (m_conversationSaved)
+                    m_store->setSetting(
+                        m_conversationId,
+                        QStringLiteral("usage"),
+                        {{"tokens", m_conversationTokens}, {"cost_usd", m_conversationCost}});
+                updateUsage();
+            });
     connect(m_editorPane, &EditorPane::runRequested, this, &MainWindow::runPersonCode);
     // A rename in the list renames the window when it is this conversation.
     connect(m_conversationModel,
@@ -274,6 +297,7 @@ void MainWindow::connectAgent()
             &AgentRun::toolResult,
             this,
             [this](const QString &id, const ExecutionResult &result) {
+                notifyIfAway(result);
                 if (m_attemptOf.contains(id))
                     m_editorPane->setAttemptStatus(m_attemptOf.take(id),
                                                    ExecutionResult::statusName(result.status));
@@ -306,6 +330,7 @@ void MainWindow::connectAgent()
             m_chat,
             [this](const QString &, const QString &message) { m_chat->addError(message); });
     connect(m_agent, &AgentRun::finished, this, [this](const QString &status, int) {
+        updateUsage(); // the turn counter goes away
         m_conversationModel->refresh(); // newest first, message counts
         m_conversations->setCurrent(m_conversationId);
         m_approvalBar->hide();
@@ -329,6 +354,7 @@ void MainWindow::connectAgent()
             return;
         m_personRunning = false;
         m_recorder->personRunFinished(result);
+        notifyIfAway(result);
         m_console->endRun(result);
         m_files->highlight(result.files);
         // The agent hears about it with the next message: the diff and what came out.
@@ -351,6 +377,7 @@ void MainWindow::submitPrompt(const QString &text)
         setConversationTitle(ConversationManager::titleFromPrompt(text));
     ensureConversationSaved(m_title);
     m_chat->clearPrompt();
+    m_runCostSoFar = 0;
     m_editorPane->beginSnippet();
     m_chat->addUserMessage(text);
     m_chat->setBusy(true);
@@ -472,6 +499,7 @@ bool MainWindow::openConversation(const QString &conversationId)
     m_chat->showHistory(messages.value());
     m_console->clear();
     setConversationTitle(info.value().title);
+    loadUsage();
     QSettings(m_settings.settingsFile(), QSettings::IniFormat)
         .setValue(QStringLiteral("conversations/last"), conversationId);
     m_conversations->setCurrent(conversationId);
@@ -544,6 +572,7 @@ void MainWindow::newConversation()
     m_chat->clearTranscript();
     m_console->clear();
     setConversationTitle(tr("New conversation"));
+    loadUsage();
     m_conversations->setCurrent(QString());
     if (!m_session->config().fresh)
         m_session->start();
@@ -554,6 +583,58 @@ void MainWindow::setConversationTitle(const QString &title)
 {
     m_title = title;
     setWindowTitle(QStringLiteral("Sandcastle — ") + title);
+}
+
+void MainWindow::notifyIfAway(const ExecutionResult &result)
+{
+    if (result.durationMs < 10000 || isActiveWindow())
+        return;
+    const QString title = tr("Sandcastle: a run finished");
+    const QString message = tr("%1 after %2 s in “%3”")
+                                .arg(ExecutionResult::statusName(result.status))
+                                .arg(result.durationMs / 1000)
+                                .arg(m_title);
+    if (QSystemTrayIcon::isSystemTrayAvailable()) {
+        if (!m_tray) {
+            m_tray = new QSystemTrayIcon(windowIcon(), this);
+            m_tray->show();
+        }
+        m_tray->showMessage(title, message);
+    }
+    QApplication::alert(this);
+    Q_EMIT notified(title, message);
+}
+
+QString MainWindow::usageText() const
+{
+    QString text = tr("%L1 tokens").arg(m_conversationTokens);
+    if (m_conversationCost >= 0)
+        text += tr(" · $%1").arg(m_conversationCost, 0, 'f', m_conversationCost < 1 ? 4 : 2);
+    if (m_agent && m_agent->isRunning())
+        text = tr("turn %1 of %2").arg(m_agent->turns()).arg(m_settings.maxTurns)
+               + QStringLiteral(" · ") + text;
+    return text;
+}
+
+void MainWindow::updateUsage()
+{
+    m_usageStatus->setText(usageText());
+    m_usageStatus->setToolTip(tr("Tokens and cost of this conversation (prices from models.json)"));
+}
+
+void MainWindow::loadUsage()
+{
+    m_conversationTokens = 0;
+    m_conversationCost = 0;
+    if (m_conversationSaved && m_store->isOpen()) {
+        const Result<nlohmann::json> stored = m_store->settings(m_conversationId);
+        if (stored && stored.value().contains("usage")) {
+            const nlohmann::json &usage = stored.value()["usage"];
+            m_conversationTokens = usage.value("tokens", qint64(0));
+            m_conversationCost = usage.value("cost_usd", 0.0);
+        }
+    }
+    updateUsage();
 }
 
 void MainWindow::updateStatus()

@@ -10,6 +10,7 @@
 class QFrame;
 class QLabel;
 class QSplitter;
+class QSystemTrayIcon;
 
 namespace Sandcastle {
 
@@ -62,6 +63,11 @@ public:
     // Takes new settings for the next request and run (a run in progress keeps its own).
     void applySettings(const AppSettings &settings);
     const AppSettings &settings() const { return m_settings; }
+    QString usageText() const;
+
+Q_SIGNALS:
+    // A long run finished while the window was in the background (a desktop notification).
+    void notified(const QString &title, const QString &message);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -75,6 +81,9 @@ private:
     bool ensureConversationSaved(const QString &titleHint);
     void openLastConversation();
     void updateStatus();
+    void updateUsage();
+    void notifyIfAway(const ExecutionResult &result);
+    void loadUsage();
     void saveState();
     void restoreState();
 
@@ -93,6 +102,12 @@ private:
     QSplitter *m_centreSplitter = nullptr;
     QLabel *m_sandboxStatus = nullptr;
     QLabel *m_modelStatus = nullptr;
+    QLabel *m_usageStatus = nullptr;
+    QSystemTrayIcon *m_tray = nullptr;
+    qint64 m_conversationTokens = 0;
+    double m_conversationCost = 0; // negative when the price is unknown
+    double m_runCostSoFar = 0;
+    qint64 m_runStartedMs = 0;
     QFrame *m_approvalBar = nullptr;
     ChatClient *m_client = nullptr;
     SandboxSession *m_session = nullptr;
