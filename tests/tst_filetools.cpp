@@ -100,6 +100,38 @@ private Q_SLOTS:
         QVERIFY(unknown.error().contains(QStringLiteral("run_shell")));
         QCOMPARE(Tools::definitions().size(), size_t(5));
     }
+
+    void anUploadGetsAFreeNameAndNeverWritesThroughALink()
+    {
+        QTemporaryDir workspace;
+        QTemporaryDir host;
+        const QString source = host.filePath(QStringLiteral("data.csv"));
+        QFile file(source);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("a,b\n1,2\n");
+        file.close();
+        Result<QString> name = FileTools::upload(workspace.path(), source);
+        QVERIFY2(name, qPrintable(name.error()));
+        QCOMPARE(name.value(), QStringLiteral("data.csv"));
+        name = FileTools::upload(workspace.path(), source);
+        QCOMPARE(name.value(), QStringLiteral("data (2).csv"));
+        QFile copy(workspace.filePath(QStringLiteral("data (2).csv")));
+        QVERIFY(copy.open(QIODevice::ReadOnly));
+        QCOMPARE(copy.readAll(), QByteArray("a,b\n1,2\n"));
+        // A link planted under the next name is skipped, not written through.
+        const QString victim = host.filePath(QStringLiteral("victim.txt"));
+        QFile v(victim);
+        QVERIFY(v.open(QIODevice::WriteOnly));
+        v.write("untouched");
+        v.close();
+        QVERIFY(QFile::link(victim, workspace.filePath(QStringLiteral("data (3).csv"))));
+        name = FileTools::upload(workspace.path(), source);
+        QCOMPARE(name.value(), QStringLiteral("data (4).csv"));
+        QVERIFY(v.open(QIODevice::ReadOnly));
+        QCOMPARE(v.readAll(), QByteArray("untouched"));
+        QVERIFY(!FileTools::upload(workspace.path(), host.path())); // a folder
+        QVERIFY(!FileTools::upload(workspace.path(), host.filePath(QStringLiteral("nope"))));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestFileTools)

@@ -477,6 +477,44 @@ private Q_SLOTS:
         QVERIFY(model->rowOf(alpha) >= 0);
     }
 
+    void upRecallsPromptsAndDroppedFilesLandInTheWorkspace()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        MainWindow window(settingsFor(server));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.newConversation();
+        PromptEdit *prompt = window.chatPane()->promptEdit();
+        for (const QString &text : {QStringLiteral("first question"), QStringLiteral("second")}) {
+            server.enqueueText(QStringLiteral("ok"));
+            QSignalSpy answered(window.agent(), &AgentRun::finished);
+            QTest::keyClicks(prompt, text);
+            QTest::keyClick(prompt, Qt::Key_Return);
+            QVERIFY(answered.wait(60000));
+        }
+        QTest::keyClicks(prompt, QStringLiteral("draft"));
+        QTest::keyClick(prompt, Qt::Key_Up);
+        QCOMPARE(prompt->toPlainText(), QStringLiteral("second"));
+        QTest::keyClick(prompt, Qt::Key_Up);
+        QCOMPARE(prompt->toPlainText(), QStringLiteral("first question"));
+        QTest::keyClick(prompt, Qt::Key_Down);
+        QTest::keyClick(prompt, Qt::Key_Down);
+        QCOMPARE(prompt->toPlainText(), QStringLiteral("draft"));
+        prompt->clear();
+
+        QTemporaryDir host;
+        QFile csv(host.filePath(QStringLiteral("sales.csv")));
+        QVERIFY(csv.open(QIODevice::WriteOnly));
+        csv.write("month,total\njan,3\n");
+        csv.close();
+        QCOMPARE(window.uploadFiles({csv.fileName(), host.path()}),
+                 QStringList{QStringLiteral("sales.csv")});
+        QVERIFY(QFileInfo::exists(window.filesPane()->root() + QStringLiteral("/sales.csv")));
+        QVERIFY(prompt->toPlainText().contains(QStringLiteral("sales.csv")));
+        QVERIFY(window.chatPane()->transcriptText().contains(QStringLiteral("not a file")));
+    }
+
     void theStatusBarCountsTokensAndCostOfTheConversation()
     {
         FakeOpenAiServer server;

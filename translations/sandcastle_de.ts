@@ -61,6 +61,22 @@
         <source>Stop</source>
         <translation>Stopp</translation>
     </message>
+    <message>
+        <source>Stop everything</source>
+        <translation>Alles stoppen</translation>
+    </message>
+    <message>
+        <source>Stop only the running code (the agent goes on)</source>
+        <translation>Nur den laufenden Code stoppen (der Agent macht weiter)</translation>
+    </message>
+    <message>
+        <source>Stop after this step</source>
+        <translation>Nach diesem Schritt stoppen</translation>
+    </message>
+    <message>
+        <source>Other ways to stop</source>
+        <translation>Andere Arten zu stoppen</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::ConsolePane</name>
@@ -475,6 +491,14 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
     <message>
         <source>Tokens and cost of this conversation (prices from models.json)</source>
         <translation>Tokens und Kosten dieses Gesprächs (Preise aus models.json)</translation>
+    </message>
+    <message>
+        <source>Not added to the workspace: %1</source>
+        <translation>Nicht zum Arbeitsbereich hinzugefügt: %1</translation>
+    </message>
+    <message>
+        <source>(I put these files in the workspace: %1)</source>
+        <translation>(Ich habe diese Dateien in den Arbeitsbereich gelegt: %1)</translation>
     </message>
 </context>
 <context>

@@ -61,6 +61,22 @@
         <source>Stop</source>
         <translation>Arrêter</translation>
     </message>
+    <message>
+        <source>Stop everything</source>
+        <translation>Tout arrêter</translation>
+    </message>
+    <message>
+        <source>Stop only the running code (the agent goes on)</source>
+        <translation>Arrêter seulement le code en cours (l&apos;agent continue)</translation>
+    </message>
+    <message>
+        <source>Stop after this step</source>
+        <translation>Arrêter après cette étape</translation>
+    </message>
+    <message>
+        <source>Other ways to stop</source>
+        <translation>D&apos;autres façons d&apos;arrêter</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::ConsolePane</name>
@@ -475,6 +491,14 @@ dernière modification %2 · %n messages</numerusform>
     <message>
         <source>Tokens and cost of this conversation (prices from models.json)</source>
         <translation>Jetons et coût de cette conversation (prix de models.json)</translation>
+    </message>
+    <message>
+        <source>Not added to the workspace: %1</source>
+        <translation>Non ajouté à l&apos;espace de travail : %1</translation>
+    </message>
+    <message>
+        <source>(I put these files in the workspace: %1)</source>
+        <translation>(J&apos;ai mis ces fichiers dans l&apos;espace de travail : %1)</translation>
     </message>
 </context>
 <context>

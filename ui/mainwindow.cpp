@@ -11,6 +11,7 @@
 #include "settings/settingsdialog.h"
 
 #include <app/agent/agentrun.h>
+#include <app/agent/filetools.h>
 #include <app/keystore.h>
 #include <app/llm/chatclient.h>
 #include <app/store/conversationexport.h>
@@ -258,6 +259,9 @@ void MainWindow::connectAgent()
             });
     connect(m_chat, &ChatPane::promptSubmitted, this, &MainWindow::submitPrompt);
     connect(m_chat, &ChatPane::stopRequested, m_agent, &AgentRun::stop);
+    connect(m_chat, &ChatPane::stopCodeRequested, m_agent, &AgentRun::stopCode);
+    connect(m_chat, &ChatPane::stopAfterStepRequested, m_agent, &AgentRun::stopAfterStep);
+    connect(m_chat, &ChatPane::filesDropped, this, &MainWindow::uploadFiles);
 
     connect(m_agent, &AgentRun::textDelta, m_chat, &ChatPane::appendAssistantText);
     connect(
@@ -330,7 +334,7 @@ void MainWindow::connectAgent()
             m_chat,
             [this](const QString &, const QString &message) { m_chat->addError(message); });
     connect(m_agent, &AgentRun::finished, this, [this](const QString &status, int) {
-        updateUsage(); // the turn counter goes away
+        updateUsage();                  // the turn counter goes away
         m_conversationModel->refresh(); // newest first, message counts
         m_conversations->setCurrent(m_conversationId);
         m_approvalBar->hide();
@@ -383,6 +387,31 @@ void MainWindow::submitPrompt(const QString &text)
     m_chat->setBusy(true);
     m_agent->start(text);
     updateStatus();
+}
+
+QStringList MainWindow::uploadFiles(const QStringList &paths)
+{
+    QStringList names;
+    for (const QString &path : paths) {
+        const Result<QString> name = FileTools::upload(m_files->root(), path);
+        if (name)
+            names << name.value();
+        else
+            m_chat->addError(tr("Not added to the workspace: %1").arg(name.error()));
+    }
+    if (names.isEmpty())
+        return names;
+    // Mentioned where the person writes, so the agent hears of them with the next message.
+    PromptEdit *prompt = m_chat->promptEdit();
+    const QString note
+        = tr("(I put these files in the workspace: %1)").arg(names.join(QStringLiteral(", ")));
+    const QString typed = prompt->toPlainText();
+    prompt->setPlainText(typed.isEmpty() ? QString(note + QLatin1Char(' '))
+                                         : QString(typed + QLatin1Char('\n') + note));
+    prompt->moveCursor(QTextCursor::End);
+    prompt->setFocus();
+    m_files->highlight(names);
+    return names;
 }
 
 void MainWindow::runEditorCode()

@@ -57,6 +57,8 @@ public:
     bool exportConversation(const QString &conversationId, const QString &path, bool bundle);
     void submitPrompt(const QString &text);
     void runEditorCode();
+    // Copies the person's files into the workspace and mentions them in the prompt box.
+    QStringList uploadFiles(const QStringList &paths);
     // Runs code the person gives (the editor's text, or its selection) in the sandbox.
     void runPersonCode(const QString &code);
     void openSettings();

@@ -8,6 +8,7 @@
 #include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QStringDecoder>
 
 #include <fcntl.h>
@@ -37,6 +38,53 @@ std::optional<std::pair<unsigned, unsigned>> sandboxOwner()
     return std::nullopt;
 }
 } // namespace
+
+Result<QString> upload(const QString &workspace, const QString &hostFile)
+{
+    const QFileInfo source(hostFile);
+    if (!source.isFile())
+        return Result<QString>::failure(
+            QStringLiteral("%1 is not a file (folders are not uploaded)").arg(hostFile));
+    QFile in(hostFile);
+    if (!in.open(QIODevice::ReadOnly))
+        return Result<QString>::failure(
+            QStringLiteral("cannot read %1: %2").arg(hostFile, in.errorString()));
+    const QString base = source.completeBaseName();
+    const QString suffix
+        = source.suffix().isEmpty() ? QString() : QLatin1Char('.') + source.suffix();
+    for (int n = 1; n < 1000; ++n) {
+        const QString name
+            = n == 1 ? source.fileName() : QStringLiteral("%1 (%2)%3").arg(base).arg(n).arg(suffix);
+        const Result<QString> checked = PathGuard::checkRelative(name);
+        if (!checked)
+            return Result<QString>::failure(checked.error());
+        const Result<int> fd = PathGuard::openInside(
+            workspace, name, O_WRONLY | O_CREAT | O_EXCL, true, sandboxOwner());
+        if (!fd) {
+            if (QFileInfo(QDir(workspace).filePath(name)).exists()
+                || QFileInfo(QDir(workspace).filePath(name)).isSymLink())
+                continue; // taken: try the next name
+            return Result<QString>::failure(fd.error());
+        }
+        QFile out;
+        if (!out.open(fd.value(), QIODevice::WriteOnly, QFileDevice::AutoCloseHandle)) {
+            ::close(fd.value());
+            return Result<QString>::failure(out.errorString());
+        }
+        while (!in.atEnd()) {
+            const QByteArray chunk = in.read(1 << 20);
+            if (out.write(chunk) != chunk.size()) {
+                const QString error = out.errorString();
+                out.close();
+                QFile::remove(QDir(workspace).filePath(name));
+                return Result<QString>::failure(
+                    QStringLiteral("could not copy %1: %2").arg(hostFile, error));
+            }
+        }
+        return Result<QString>::ok(name);
+    }
+    return Result<QString>::failure(QStringLiteral("too many files named like %1").arg(hostFile));
+}
 
 nlohmann::json writeFile(const QString &workspace, const QString &path, const QString &content)
 {

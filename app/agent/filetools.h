@@ -1,5 +1,7 @@
 #pragma once
 
+#include <sandbox/result.h>
+
 #include <nlohmann/json.hpp>
 
 #include <QString>
@@ -13,5 +15,10 @@ namespace Sandcastle::FileTools {
 nlohmann::json writeFile(const QString &workspace, const QString &path, const QString &content);
 nlohmann::json readFile(const QString &workspace, const QString &path, qint64 maxBytes);
 nlohmann::json listFiles(const QString &workspace, const QString &path, int maxEntries = 500);
+
+// Copies a file of the person's (dropped on the window) into the workspace's top folder, under
+// its own name or, when that is taken, "name (2).ext"; never over an existing file or through
+// a symlink. Returns the name it got.
+Result<QString> upload(const QString &workspace, const QString &hostFile);
 
 } // namespace Sandcastle::FileTools

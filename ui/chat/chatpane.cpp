@@ -2,11 +2,16 @@
 
 #include "promptedit.h"
 
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QHBoxLayout>
+#include <QMenu>
+#include <QMimeData>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QTextBrowser>
 #include <QTextCursor>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace Sandcastle {
@@ -32,17 +37,36 @@ ChatPane::ChatPane(QWidget *parent)
     layout->addLayout(inputRow);
 
     connect(m_prompt, &PromptEdit::submitted, this, [this](const QString &text) {
-        if (!m_busy)
-            Q_EMIT promptSubmitted(text);
+        if (m_busy)
+            return;
+        m_prompt->remember(text);
+        Q_EMIT promptSubmitted(text);
     });
+    // While the agent works, the button stops it; its menu offers the gentler stops.
+    auto *stopMenu = new QMenu(m_sendButton);
+    stopMenu->addAction(tr("Stop everything"), this, &ChatPane::stopRequested);
+    stopMenu->addAction(
+        tr("Stop only the running code (the agent goes on)"), this, &ChatPane::stopCodeRequested);
+    stopMenu->addAction(tr("Stop after this step"), this, &ChatPane::stopAfterStepRequested);
+    m_stopOptions = new QToolButton(this);
+    m_stopOptions->setObjectName(QStringLiteral("stopOptions"));
+    m_stopOptions->setToolTip(tr("Other ways to stop"));
+    m_stopOptions->setMenu(stopMenu);
+    m_stopOptions->setPopupMode(QToolButton::InstantPopup);
+    m_stopOptions->setArrowType(Qt::DownArrow);
+    m_stopOptions->hide();
+    inputRow->addWidget(m_stopOptions, 0, Qt::AlignBottom);
+    setAcceptDrops(true);
     connect(m_sendButton, &QPushButton::clicked, this, [this] {
         if (m_busy) {
             Q_EMIT stopRequested();
             return;
         }
         const QString text = m_prompt->toPlainText().trimmed();
-        if (!text.isEmpty())
+        if (!text.isEmpty()) {
+            m_prompt->remember(text);
             Q_EMIT promptSubmitted(text);
+        }
     });
     setFocusProxy(m_prompt);
 }
@@ -132,6 +156,27 @@ void ChatPane::setBusy(bool busy)
 {
     m_busy = busy;
     m_sendButton->setText(busy ? tr("Stop") : tr("Send"));
+    m_stopOptions->setVisible(busy);
+}
+
+void ChatPane::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void ChatPane::dropEvent(QDropEvent *event)
+{
+    QStringList paths;
+    const QList<QUrl> urls = event->mimeData()->urls();
+    for (const QUrl &url : urls) {
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    }
+    if (paths.isEmpty())
+        return;
+    event->acceptProposedAction();
+    Q_EMIT filesDropped(paths);
 }
 
 void ChatPane::clearPrompt()

@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+class QToolButton;
 class QPushButton;
 class QTextBrowser;
 
@@ -37,6 +38,14 @@ public:
 Q_SIGNALS:
     void promptSubmitted(const QString &text);
     void stopRequested();
+    void stopCodeRequested();
+    void stopAfterStepRequested();
+    // Files dropped on the pane (local paths), to copy into the workspace.
+    void filesDropped(const QStringList &paths);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
     void appendBlock(const QString &html);
@@ -44,6 +53,7 @@ private:
     QTextBrowser *m_transcript = nullptr;
     PromptEdit *m_prompt = nullptr;
     QPushButton *m_sendButton = nullptr;
+    QToolButton *m_stopOptions = nullptr;
     bool m_busy = false;
     bool m_inAssistantText = false;
     int m_assistantStart = -1; // where the streaming text began, to render it as Markdown
