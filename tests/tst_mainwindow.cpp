@@ -4,6 +4,7 @@
 #include <sandbox/sandboxsession.h>
 #include <support/dockercheck.h>
 #include <support/fakeopenaiserver.h>
+#include <ui/actions/commandpalette.h>
 #include <ui/chat/chatpane.h>
 #include <ui/chat/promptedit.h>
 #include <ui/console/consolepane.h>
@@ -23,12 +24,14 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSplitter>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QtTest>
@@ -513,6 +516,62 @@ private Q_SLOTS:
         QVERIFY(QFileInfo::exists(window.filesPane()->root() + QStringLiteral("/sales.csv")));
         QVERIFY(prompt->toPlainText().contains(QStringLiteral("sales.csv")));
         QVERIFY(window.chatPane()->transcriptText().contains(QStringLiteral("not a file")));
+    }
+
+    void theCommandPaletteRunsAnyActionAndF1ListsTheShortcuts()
+    {
+        QAction sample(QStringLiteral("Stop after this &step…"));
+        QCOMPARE(CommandPalette::label(&sample), QStringLiteral("Stop after this step"));
+        QVERIFY(CommandPalette::matches(QStringLiteral("New conversation"),
+                                        QStringLiteral("conv NEW")));
+        QVERIFY(
+            !CommandPalette::matches(QStringLiteral("New conversation"), QStringLiteral("quit")));
+
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        MainWindow window(settingsFor(server));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        server.enqueueText(QStringLiteral("ok"));
+        QSignalSpy answered(window.agent(), &AgentRun::finished);
+        window.submitPrompt(QStringLiteral("something to leave"));
+        QVERIFY(answered.wait(60000));
+        const QString before = window.conversationId();
+        bool sawPalette = false;
+        QTimer::singleShot(300, this, [&] {
+            auto *palette = qobject_cast<CommandPalette *>(QApplication::activeModalWidget());
+            if (!palette)
+                return;
+            sawPalette = true;
+            QTest::keyClicks(palette->filterBox(), QStringLiteral("new conv"));
+            QCOMPARE(palette->list()->count(), 1);
+            QTest::keyClick(palette->filterBox(), Qt::Key_Return);
+        });
+        QTest::keySequence(&window, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+        QVERIFY(sawPalette);
+        QVERIFY(window.conversationId() != before);
+        QCOMPARE(window.windowTitle(), QStringLiteral("Sandcastle — New conversation"));
+
+        int rows = 0;
+        bool hasNew = false;
+        QTimer::singleShot(300, this, [&] {
+            auto *dialog = qobject_cast<ShortcutsDialog *>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            auto *table = dialog->findChild<QTableWidget *>(QStringLiteral("shortcutsTable"));
+            rows = table->rowCount();
+            for (int r = 0; r < rows; ++r)
+                hasNew
+                    = hasNew
+                      || table->item(r, 1)->text()
+                             == QKeySequence(QKeySequence::New).toString(QKeySequence::NativeText);
+            dialog->reject();
+        });
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keySequence(&window, QKeySequence(Qt::Key_F1));
+        QVERIFY(rows >= 10);
+        QVERIFY(hasNew);
     }
 
     void theStatusBarCountsTokensAndCostOfTheConversation()

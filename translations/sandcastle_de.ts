@@ -79,6 +79,17 @@
     </message>
 </context>
 <context>
+    <name>Sandcastle::CommandPalette</name>
+    <message>
+        <source>Commands</source>
+        <translation>Befehle</translation>
+    </message>
+    <message>
+        <source>Type a command</source>
+        <translation>Befehl eingeben</translation>
+    </message>
+</context>
+<context>
     <name>Sandcastle::ConsolePane</name>
     <message>
         <source>%1 ms</source>
@@ -500,6 +511,18 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
         <source>(I put these files in the workspace: %1)</source>
         <translation>(Ich habe diese Dateien in den Arbeitsbereich gelegt: %1)</translation>
     </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;Command palette…</source>
+        <translation>&amp;Befehlspalette…</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Tastenkürzel</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::PromptEdit</name>
@@ -656,6 +679,49 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
     <message>
         <source>Language</source>
         <translation>Sprache</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>Kürzel</translation>
+    </message>
+    <message>
+        <source>Send the prompt</source>
+        <translation>Eingabe senden</translation>
+    </message>
+    <message>
+        <source>New line in the prompt</source>
+        <translation>Neue Zeile in der Eingabe</translation>
+    </message>
+    <message>
+        <source>Earlier prompts</source>
+        <translation>Frühere Eingaben</translation>
+    </message>
+    <message>
+        <source>Run the editor&apos;s code</source>
+        <translation>Code des Editors ausführen</translation>
+    </message>
+    <message>
+        <source>Run the selection or line</source>
+        <translation>Auswahl oder Zeile ausführen</translation>
+    </message>
+    <message>
+        <source>Find in the console</source>
+        <translation>In der Konsole suchen</translation>
+    </message>
+    <message>
+        <source>Rename the conversation</source>
+        <translation>Gespräch umbenennen</translation>
     </message>
 </context>
 <context>

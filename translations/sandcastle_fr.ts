@@ -79,6 +79,17 @@
     </message>
 </context>
 <context>
+    <name>Sandcastle::CommandPalette</name>
+    <message>
+        <source>Commands</source>
+        <translation>Commandes</translation>
+    </message>
+    <message>
+        <source>Type a command</source>
+        <translation>Tapez une commande</translation>
+    </message>
+</context>
+<context>
     <name>Sandcastle::ConsolePane</name>
     <message>
         <source>%1 ms</source>
@@ -500,6 +511,18 @@ dernière modification %2 · %n messages</numerusform>
         <source>(I put these files in the workspace: %1)</source>
         <translation>(J&apos;ai mis ces fichiers dans l&apos;espace de travail : %1)</translation>
     </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Aide</translation>
+    </message>
+    <message>
+        <source>&amp;Command palette…</source>
+        <translation>Palette de &amp;commandes…</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>Raccourcis &amp;clavier</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::PromptEdit</name>
@@ -656,6 +679,49 @@ dernière modification %2 · %n messages</numerusform>
     <message>
         <source>Language</source>
         <translation>Langue</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Raccourcis clavier</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Action</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>Raccourci</translation>
+    </message>
+    <message>
+        <source>Send the prompt</source>
+        <translation>Envoyer la demande</translation>
+    </message>
+    <message>
+        <source>New line in the prompt</source>
+        <translation>Nouvelle ligne dans la demande</translation>
+    </message>
+    <message>
+        <source>Earlier prompts</source>
+        <translation>Demandes précédentes</translation>
+    </message>
+    <message>
+        <source>Run the editor&apos;s code</source>
+        <translation>Exécuter le code de l&apos;éditeur</translation>
+    </message>
+    <message>
+        <source>Run the selection or line</source>
+        <translation>Exécuter la sélection ou la ligne</translation>
+    </message>
+    <message>
+        <source>Find in the console</source>
+        <translation>Rechercher dans la console</translation>
+    </message>
+    <message>
+        <source>Rename the conversation</source>
+        <translation>Renommer la conversation</translation>
     </message>
 </context>
 <context>

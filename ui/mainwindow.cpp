@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "actions/commandpalette.h"
 #include "chat/chatpane.h"
 #include "chat/promptedit.h"
 #include "console/consolepane.h"
@@ -199,6 +200,43 @@ void MainWindow::buildMenus()
     });
     stopCode->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Period));
     run->addAction(tr("Stop after this &step"), m_agent, &AgentRun::stopAfterStep);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *palette
+        = help->addAction(tr("&Command palette…"), this, &MainWindow::showCommandPalette);
+    palette->setObjectName(QStringLiteral("commandPaletteAction"));
+    palette->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    QAction *shortcuts
+        = help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts);
+    shortcuts->setShortcut(QKeySequence(Qt::Key_F1));
+}
+
+QList<QAction *> MainWindow::allActions() const
+{
+    QList<QAction *> actions;
+    const QList<QAction *> menus = menuBar()->actions();
+    for (const QAction *menu : menus) {
+        if (!menu->menu())
+            continue;
+        const QList<QAction *> items = menu->menu()->actions();
+        for (QAction *action : items) {
+            if (!action->isSeparator() && !action->menu())
+                actions << action;
+        }
+    }
+    return actions;
+}
+
+void MainWindow::showCommandPalette()
+{
+    CommandPalette palette(allActions(), this);
+    palette.exec();
+}
+
+void MainWindow::showShortcuts()
+{
+    ShortcutsDialog dialog(allActions(), this);
+    dialog.exec();
 }
 
 void MainWindow::connectAgent()

@@ -62,6 +62,10 @@ public:
     // Runs code the person gives (the editor's text, or its selection) in the sandbox.
     void runPersonCode(const QString &code);
     void openSettings();
+    void showCommandPalette();
+    void showShortcuts();
+    // Every action of the window's menus.
+    QList<QAction *> allActions() const;
     // Takes new settings for the next request and run (a run in progress keeps its own).
     void applySettings(const AppSettings &settings);
     const AppSettings &settings() const { return m_settings; }
