@@ -63,6 +63,7 @@ AppSettings AppSettings::load()
     s.consoleScrollback
         = file.value(QStringLiteral("console/scrollback"), s.consoleScrollback).toInt();
     s.language = file.value(QStringLiteral("ui/language"), s.language).toString();
+    s.theme = file.value(QStringLiteral("ui/theme"), s.theme).toString();
     s.image = file.value(QStringLiteral("sandbox/image"), s.image).toString();
     s.engine = file.value(QStringLiteral("sandbox/engine"), s.engine).toString();
     s.engineContext = file.value(QStringLiteral("sandbox/context"), s.engineContext).toString();
@@ -116,6 +117,7 @@ void AppSettings::save() const
     file.setValue(QStringLiteral("agent/toolOutputLimit"), toolOutputLimit);
     file.setValue(QStringLiteral("console/scrollback"), consoleScrollback);
     file.setValue(QStringLiteral("ui/language"), language);
+    file.setValue(QStringLiteral("ui/theme"), theme);
     file.setValue(QStringLiteral("sandbox/image"), image);
     file.setValue(QStringLiteral("sandbox/engine"), engine);
     file.setValue(QStringLiteral("sandbox/context"), engineContext);

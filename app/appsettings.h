@@ -32,6 +32,7 @@ struct AppSettings
     int toolOutputLimit = Tools::kDefaultOutputLimit; // characters of tool output to the model
     int consoleScrollback = 20000;                    // lines the console keeps
     QString language;                                 // "de", "fr", "en"; empty follows the system
+    QString theme = QStringLiteral("system");         // or "light", "dark"
     int runTimeoutS = 60;
     QString memory = QStringLiteral("1g");
     bool network = false; // off unless a person turns it on

@@ -4,6 +4,7 @@
 #include <app/cli/cli.h>
 #include <sandbox/containerengine.h>
 #include <ui/mainwindow.h>
+#include <ui/theme.h>
 #include <ui/translations.h>
 
 #include <QApplication>
@@ -31,6 +32,7 @@ int main(int argc, char *argv[])
     QApplication::setDesktopFileName(QStringLiteral("sandcastle"));
     const Sandcastle::AppSettings settings = Sandcastle::AppSettings::load();
     Sandcastle::installTranslations(settings.language);
+    Sandcastle::applyTheme(Sandcastle::themeFromName(settings.theme));
     // Containers left behind by a crashed instance are removed before anything starts.
     Sandcastle::ContainerEngine(settings.engine, settings.engineContext).reapOrphans();
     Sandcastle::MainWindow window(settings);

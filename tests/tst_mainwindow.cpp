@@ -15,9 +15,11 @@
 #include <ui/files/filespane.h>
 #include <ui/files/workspacemodel.h>
 #include <ui/mainwindow.h>
+#include <ui/theme.h>
 #include <ui/translations.h>
 
 #include <Qsci/qscilexer.h>
+#include <Qsci/qscilexerpython.h>
 
 #include <QApplication>
 #include <QFileSystemModel>
@@ -572,6 +574,32 @@ private Q_SLOTS:
         QTest::keySequence(&window, QKeySequence(Qt::Key_F1));
         QVERIFY(rows >= 10);
         QVERIFY(hasNew);
+    }
+
+    void theDarkAndLightThemesRecolourTheWindowAndTheEditors()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        MainWindow window(settingsFor(server));
+        window.show();
+        AppSettings dark = window.settings();
+        dark.theme = QStringLiteral("dark");
+        window.applySettings(dark);
+        QVERIFY(paletteIsDark());
+        QTRY_VERIFY(window.palette().color(QPalette::Window).lightness() < 80);
+        QTRY_VERIFY(window.editor()->isDark());
+        QVERIFY(window.editorPane()->diffView()->isDark());
+        QVERIFY(window.editor()->lexer()->paper(0).lightness() < 80);
+        QVERIFY(window.editor()->lexer()->color(QsciLexerPython::Keyword).lightness() > 100);
+        AppSettings light = window.settings();
+        light.theme = QStringLiteral("light");
+        window.applySettings(light);
+        QVERIFY(!paletteIsDark());
+        QTRY_VERIFY(!window.editor()->isDark());
+        QVERIFY(window.editor()->lexer()->paper(0).lightness() > 200);
+        AppSettings system = window.settings();
+        system.theme = QStringLiteral("system");
+        window.applySettings(system);
     }
 
     void theStatusBarCountsTokensAndCostOfTheConversation()

@@ -680,6 +680,18 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
+    <message>
+        <source>Light</source>
+        <translation>Hell</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>Dunkel</translation>
+    </message>
+    <message>
+        <source>Theme</source>
+        <translation>Farbschema</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::ShortcutsDialog</name>

@@ -680,6 +680,18 @@ dernière modification %2 · %n messages</numerusform>
         <source>Language</source>
         <translation>Langue</translation>
     </message>
+    <message>
+        <source>Light</source>
+        <translation>Clair</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>Sombre</translation>
+    </message>
+    <message>
+        <source>Theme</source>
+        <translation>Thème</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::ShortcutsDialog</name>

@@ -10,6 +10,7 @@
 #include "editor/editorpane.h"
 #include "files/filespane.h"
 #include "settings/settingsdialog.h"
+#include "theme.h"
 
 #include <app/agent/agentrun.h>
 #include <app/agent/filetools.h>
@@ -480,7 +481,10 @@ void MainWindow::openSettings()
 
 void MainWindow::applySettings(const AppSettings &settings)
 {
+    const bool themeChanged = settings.theme != m_settings.theme;
     m_settings = settings;
+    if (themeChanged)
+        applyTheme(themeFromName(m_settings.theme));
     m_console->setScrollback(m_settings.consoleScrollback);
     m_client->setConfig(m_settings.clientConfig());
     m_agent->setOptions(m_settings.agentOptions());

@@ -4,6 +4,10 @@
 #include <Qsci/qscilexerdiff.h>
 #include <Qsci/qscilexerpython.h>
 
+#include <ui/theme.h>
+
+#include <QApplication>
+#include <QEvent>
 #include <QFontDatabase>
 
 namespace Sandcastle {
@@ -11,8 +15,8 @@ namespace Sandcastle {
 CodeEditor::CodeEditor(QWidget *parent)
     : QsciScintilla(parent)
 {
-    setLanguage(QStringLiteral("python"));
     setUtf8(true);
+    setLanguage(QStringLiteral("python"));
     setMarginType(0, QsciScintilla::NumberMargin);
     setMarginLineNumbers(0, true);
     setMarginWidth(0, QStringLiteral("0000"));
@@ -67,6 +71,83 @@ void CodeEditor::setLanguage(const QString &language)
         setFont(mono);
     if (old && old != next)
         old->deleteLater();
+    applyColours();
+}
+
+void CodeEditor::changeEvent(QEvent *event)
+{
+    QsciScintilla::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange
+        || event->type() == QEvent::ApplicationPaletteChange) {
+        const bool dark = paletteIsDark();
+        if (dark != m_dark) {
+            const QString language = m_language;
+            m_language = QStringLiteral("\x01"); // forces a fresh lexer with its own colours
+            setLanguage(language);
+        }
+    }
+}
+
+void CodeEditor::applyColours()
+{
+    m_dark = paletteIsDark();
+    const QPalette p = QApplication::palette();
+    setMarginsBackgroundColor(p.color(QPalette::Window));
+    setMarginsForegroundColor(p.color(QPalette::PlaceholderText));
+    setCaretForegroundColor(p.color(QPalette::Text));
+    setCaretLineBackgroundColor(m_dark ? QColor(0x2a, 0x2d, 0x33) : QColor(0xf2, 0xf5, 0xfa));
+    setSelectionBackgroundColor(p.color(QPalette::Highlight));
+    setSelectionForegroundColor(p.color(QPalette::HighlightedText));
+    setFoldMarginColors(p.color(QPalette::Window), p.color(QPalette::Window));
+    QsciLexer *current = lexer();
+    if (!current) {
+        setPaper(p.color(QPalette::Base));
+        setColor(p.color(QPalette::Text));
+        return;
+    }
+    if (!m_dark)
+        return;                                 // the lexers' own colours are made for a light page
+    current->setPaper(p.color(QPalette::Base)); // every style
+    current->setDefaultPaper(p.color(QPalette::Base));
+    current->setDefaultColor(p.color(QPalette::Text));
+    current->setColor(p.color(QPalette::Text)); // every style, then the accents below
+    const auto set = [current](int style, QRgb rgb) {
+        current->setColor(QColor(rgb), style);
+    };
+    if (m_language == QLatin1String("python")) {
+        set(QsciLexerPython::Comment, 0x6a9955);
+        set(QsciLexerPython::CommentBlock, 0x6a9955);
+        set(QsciLexerPython::Number, 0xb5cea8);
+        for (int s : {QsciLexerPython::DoubleQuotedString,
+                      QsciLexerPython::SingleQuotedString,
+                      QsciLexerPython::TripleSingleQuotedString,
+                      QsciLexerPython::TripleDoubleQuotedString,
+                      QsciLexerPython::DoubleQuotedFString,
+                      QsciLexerPython::SingleQuotedFString,
+                      QsciLexerPython::TripleSingleQuotedFString,
+                      QsciLexerPython::TripleDoubleQuotedFString})
+            set(s, 0xce9178);
+        set(QsciLexerPython::Keyword, 0x569cd6);
+        set(QsciLexerPython::ClassName, 0x4ec9b0);
+        set(QsciLexerPython::FunctionMethodName, 0xdcdcaa);
+        set(QsciLexerPython::Decorator, 0xc586c0);
+        set(QsciLexerPython::UnclosedString, 0xf44747);
+    } else if (m_language == QLatin1String("bash")) {
+        set(QsciLexerBash::Comment, 0x6a9955);
+        set(QsciLexerBash::Number, 0xb5cea8);
+        set(QsciLexerBash::Keyword, 0x569cd6);
+        set(QsciLexerBash::DoubleQuotedString, 0xce9178);
+        set(QsciLexerBash::SingleQuotedString, 0xce9178);
+        set(QsciLexerBash::Identifier, 0x9cdcfe);
+        set(QsciLexerBash::ParameterExpansion, 0x9cdcfe);
+    } else if (m_language == QLatin1String("diff")) {
+        set(QsciLexerDiff::Comment, 0x6a9955);
+        set(QsciLexerDiff::Header, 0x569cd6);
+        set(QsciLexerDiff::Position, 0xc586c0);
+        set(QsciLexerDiff::LineRemoved, 0xf48771);
+        set(QsciLexerDiff::LineAdded, 0x89d185);
+        set(QsciLexerDiff::LineChanged, 0xdcdcaa);
+    }
 }
 
 void CodeEditor::setAgentWriting(bool writing)

@@ -18,11 +18,17 @@ public:
     // "python" (the default), "bash", "diff", or anything else for plain text.
     void setLanguage(const QString &language);
     QString language() const { return m_language; }
+    bool isDark() const { return m_dark; }
     bool isAgentWriting() const { return m_agentWriting; }
+
+protected:
+    void changeEvent(QEvent *event) override;
 
 private:
     bool m_agentWriting = false;
     QString m_language;
+    bool m_dark = false;
+    void applyColours();
 };
 
 } // namespace Sandcastle

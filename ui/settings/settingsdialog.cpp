@@ -41,6 +41,7 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     , m_tokenBudget(new QSpinBox(this))
     , m_costBudget(new QDoubleSpinBox(this))
     , m_language(new QComboBox(this))
+    , m_theme(new QComboBox(this))
     , m_status(new QLabel(this))
     , m_catalog(new ModelCatalog(this))
     , m_keys(new KeyStore(this))
@@ -104,6 +105,11 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_language->addItem(QStringLiteral("Français"), QStringLiteral("fr"));
     m_language->setCurrentIndex(qMax(0, m_language->findData(settings.language)));
     m_language->setToolTip(tr("Takes effect when Sandcastle starts again"));
+    m_theme->setObjectName(QStringLiteral("theme"));
+    m_theme->addItem(tr("As the system"), QStringLiteral("system"));
+    m_theme->addItem(tr("Light"), QStringLiteral("light"));
+    m_theme->addItem(tr("Dark"), QStringLiteral("dark"));
+    m_theme->setCurrentIndex(qMax(0, m_theme->findData(settings.theme)));
     // gVisor is offered only when the daemon has the runtime; asking must not hold the dialog
     // up, so the box stays off until the answer comes.
     m_gvisor->setEnabled(m_gvisor->isChecked());
@@ -139,6 +145,7 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     form->addRow(QString(), m_gvisor);
     form->addRow(QString(), m_fresh);
     form->addRow(tr("Language"), m_language);
+    form->addRow(tr("Theme"), m_theme);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
@@ -206,6 +213,7 @@ AppSettings SettingsDialog::settings() const
     s.tokenBudget = m_tokenBudget->value();
     s.costBudgetUsd = m_costBudget->value();
     s.language = m_language->currentData().toString();
+    s.theme = m_theme->currentData().toString();
     return s;
 }
 

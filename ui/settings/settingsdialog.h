@@ -64,6 +64,7 @@ private:
     QSpinBox *m_tokenBudget = nullptr;
     QDoubleSpinBox *m_costBudget = nullptr;
     QComboBox *m_language = nullptr;
+    QComboBox *m_theme = nullptr;
     QLabel *m_status = nullptr;
     ModelCatalog *m_catalog = nullptr;
     KeyStore *m_keys = nullptr;

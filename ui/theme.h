@@ -1,0 +1,17 @@
+#pragma once
+
+#include <QString>
+
+namespace Sandcastle {
+
+// The window's colours: the system's, or Sandcastle's own light or dark palette (Fusion
+// style). Code editors follow the application palette (CodeEditor picks a matching scheme).
+enum class Theme { System, Light, Dark };
+
+Theme themeFromName(const QString &name); // "light", "dark", anything else: System
+QString themeName(Theme theme);
+void applyTheme(Theme theme);
+// Whether the application palette is a dark one (text lighter than its background).
+bool paletteIsDark();
+
+} // namespace Sandcastle
