@@ -68,6 +68,7 @@ FilesPane::FilesPane(QWidget *parent)
     m_note->setObjectName(QStringLiteral("previewNote"));
     m_note->setWordWrap(true);
     m_note->hide();
+    m_stack->installEventFilter(this);
     m_stack->addWidget(m_message);
     m_stack->addWidget(m_imageArea);
     m_stack->addWidget(m_table);
@@ -150,14 +151,11 @@ void FilesPane::showPreview(const FilePreview &preview)
 {
     switch (preview.kind) {
     case FilePreview::Kind::Image: {
-        QPixmap pixmap = QPixmap::fromImage(preview.image);
-        const QSize room = m_imageArea->viewport()->size();
-        if (pixmap.width() > room.width() || pixmap.height() > room.height())
-            pixmap = pixmap.scaled(room, Qt::KeepAspectRatio, Qt::SmoothTransformation);
-        m_image->setPixmap(pixmap);
+        m_shownImage = preview.image;
+        m_stack->setCurrentWidget(m_imageArea);
+        fitImage();
         m_image->setToolTip(
             tr("%1 × %2 pixels").arg(preview.image.width()).arg(preview.image.height()));
-        m_stack->setCurrentWidget(m_imageArea);
         break;
     }
     case FilePreview::Kind::Table: {
@@ -187,6 +185,28 @@ void FilesPane::showPreview(const FilePreview &preview)
     m_note->setText(note ? preview.message : QString());
     m_note->setVisible(note);
     Q_EMIT previewShown(m_previewed, preview.kind);
+}
+
+void FilesPane::fitImage()
+{
+    if (m_shownImage.isNull())
+        return;
+    // Fit the space the preview has (the stack's, which is laid out even before the image
+    // page is shown), never enlarged.
+    const QSize room = m_stack->size() - QSize(8, 8);
+    QPixmap pixmap = QPixmap::fromImage(m_shownImage);
+    if (room.isValid() && (pixmap.width() > room.width() || pixmap.height() > room.height()))
+        pixmap = pixmap.scaled(room, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+    m_image->setPixmap(pixmap);
+}
+
+bool FilesPane::eventFilter(QObject *watched, QEvent *event)
+{
+    // The preview area changes size with the window and with the splitter above it.
+    if (watched == m_stack && event->type() == QEvent::Resize
+        && m_stack->currentWidget() == m_imageArea)
+        fitImage();
+    return QWidget::eventFilter(watched, event);
 }
 
 void FilesPane::openExternally(const QString &relative)

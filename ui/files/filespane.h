@@ -42,8 +42,12 @@ public:
 Q_SIGNALS:
     void previewShown(const QString &relativePath, Sandcastle::FilePreview::Kind kind);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void showPreview(const FilePreview &preview);
+    void fitImage();
     void showMenu(const QPoint &position);
     QString relativeOf(const QModelIndex &index) const;
     void openExternally(const QString &relative);
@@ -58,6 +62,7 @@ private:
     QLabel *m_message = nullptr;
     QScrollArea *m_imageArea = nullptr;
     QLabel *m_image = nullptr;
+    QImage m_shownImage;
     QTableView *m_table = nullptr;
     QStandardItemModel *m_tableModel = nullptr;
     CodeEditor *m_text = nullptr;
