@@ -7,6 +7,7 @@
 #include <ui/actions/commandpalette.h>
 #include <ui/chat/chatpane.h>
 #include <ui/chat/promptedit.h>
+#include <ui/chat/welcomepanel.h>
 #include <ui/console/consolepane.h>
 #include <ui/conversations/conversationlistmodel.h>
 #include <ui/conversations/conversationspane.h>
@@ -600,6 +601,48 @@ private Q_SLOTS:
         AppSettings system = window.settings();
         system.theme = QStringLiteral("system");
         window.applySettings(system);
+    }
+
+    void theFirstLaunchOffersTheModelServersFoundOnThisMachine()
+    {
+        FakeOpenAiServer local;
+        QVERIFY(local.listen());
+        local.setModels({QStringLiteral("qwen2.5-coder"), QStringLiteral("llama3.2")});
+        QTemporaryDir fresh;
+        AppSettings nothing; // the default endpoint and no key: nothing configured
+        nothing.dataDir = fresh.path();
+        nothing.image = SandboxConfig::fromEnvironment().image;
+        MainWindow window(nothing);
+        window.show();
+        QVERIFY(window.welcomePanel());
+        QVERIFY(window.welcomePanel()->isVisible());
+        // The default ports are probed at start; here a server of our own stands in for Ollama.
+        window.probeLocalServers(
+            {{QStringLiteral("ollama"), QStringLiteral("Ollama"), local.baseUrl(), {}},
+             {QStringLiteral("lmstudio"),
+              QStringLiteral("LM Studio"),
+              QStringLiteral("http://127.0.0.1:9/v1"),
+              {}}});
+        QPushButton *use = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (use = window.welcomePanel()->findChild<QPushButton *>(QStringLiteral("use-ollama")))
+                != nullptr,
+            10000);
+        QVERIFY(!window.welcomePanel()->findChild<QPushButton *>(QStringLiteral("use-lmstudio")));
+        QVERIFY(use->text().contains(QStringLiteral("llama3.2"))); // the list is sorted
+        use->click();
+        QVERIFY(!window.welcomePanel()->isVisible());
+        QCOMPARE(window.settings().baseUrl, local.baseUrl());
+        QCOMPARE(window.settings().provider, QStringLiteral("ollama"));
+        QCOMPARE(window.settings().model, QStringLiteral("llama3.2"));
+        QCOMPARE(QSettings(fresh.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat)
+                     .value(QStringLiteral("model/baseUrl"))
+                     .toString(),
+                 local.baseUrl()); // kept for the next start
+        // The sandbox check answered too (ready here: nothing to say).
+        if (qEnvironmentVariable("CI") == QLatin1String("true"))
+            QTRY_VERIFY_WITH_TIMEOUT(
+                !window.welcomePanel()->sandboxLabel()->isVisibleTo(window.welcomePanel()), 20000);
     }
 
     void theStatusBarCountsTokensAndCostOfTheConversation()

@@ -523,6 +523,18 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
         <source>&amp;Keyboard shortcuts</source>
         <translation>&amp;Tastenkürzel</translation>
     </message>
+    <message>
+        <source>Using %1 with %2</source>
+        <translation>%1 mit %2 wird verwendet</translation>
+    </message>
+    <message>
+        <source>The sandbox needs Docker: %1. Start it (for example `sudo systemctl start docker`), or run `scripts/setup`, which installs and starts it.</source>
+        <translation>Die Sandbox braucht Docker: %1. Starten Sie es (zum Beispiel `sudo systemctl start docker`) oder führen Sie `scripts/setup` aus, das es installiert und startet.</translation>
+    </message>
+    <message>
+        <source>The sandbox image %1 is missing: run `sandcastle image build` (it works offline, a few minutes).</source>
+        <translation>Das Sandbox-Image %1 fehlt: führen Sie `sandcastle image build` aus (geht offline, einige Minuten).</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::PromptEdit</name>
@@ -734,6 +746,48 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
     <message>
         <source>Rename the conversation</source>
         <translation>Gespräch umbenennen</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::WelcomePanel</name>
+    <message>
+        <source>Welcome to Sandcastle</source>
+        <translation>Willkommen bei Sandcastle</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>Use OpenAI or another provider…</source>
+        <translation>OpenAI oder einen anderen Anbieter verwenden…</translation>
+    </message>
+    <message>
+        <source>Choose a model to talk to. Your code runs in a sandbox on this machine.</source>
+        <translation>Wählen Sie ein Modell. Ihr Code läuft in einer Sandbox auf diesem Rechner.</translation>
+    </message>
+    <message>
+        <source>Looking for model servers on this machine (Ollama, llama.cpp, LM Studio, vLLM)…</source>
+        <translation>Suche nach Modellservern auf diesem Rechner (Ollama, llama.cpp, LM Studio, vLLM)…</translation>
+    </message>
+    <message>
+        <source>No model server answers on this machine. Start one (for example `ollama serve`), or use a hosted provider:</source>
+        <translation>Kein Modellserver antwortet auf diesem Rechner. Starten Sie einen (zum Beispiel `ollama serve`) oder nutzen Sie einen Anbieter im Netz:</translation>
+    </message>
+    <message>
+        <source>Found on this machine:</source>
+        <translation>Auf diesem Rechner gefunden:</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 and %n more</source>
+        <translation>
+            <numerusform>%1 und %n weiteres</numerusform>
+            <numerusform>%1 und %n weitere</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Use %1 (%2)</source>
+        <translation>%1 verwenden (%2)</translation>
     </message>
 </context>
 <context>

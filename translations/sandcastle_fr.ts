@@ -523,6 +523,18 @@ dernière modification %2 · %n messages</numerusform>
         <source>&amp;Keyboard shortcuts</source>
         <translation>Raccourcis &amp;clavier</translation>
     </message>
+    <message>
+        <source>Using %1 with %2</source>
+        <translation>Utilisation de %1 avec %2</translation>
+    </message>
+    <message>
+        <source>The sandbox needs Docker: %1. Start it (for example `sudo systemctl start docker`), or run `scripts/setup`, which installs and starts it.</source>
+        <translation>Le bac à sable a besoin de Docker : %1. Démarrez-le (par exemple `sudo systemctl start docker`) ou lancez `scripts/setup`, qui l’installe et le démarre.</translation>
+    </message>
+    <message>
+        <source>The sandbox image %1 is missing: run `sandcastle image build` (it works offline, a few minutes).</source>
+        <translation>L&apos;image du bac à sable %1 manque : lancez `sandcastle image build` (fonctionne hors ligne, quelques minutes).</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::PromptEdit</name>
@@ -734,6 +746,48 @@ dernière modification %2 · %n messages</numerusform>
     <message>
         <source>Rename the conversation</source>
         <translation>Renommer la conversation</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::WelcomePanel</name>
+    <message>
+        <source>Welcome to Sandcastle</source>
+        <translation>Bienvenue dans Sandcastle</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Fermer</translation>
+    </message>
+    <message>
+        <source>Use OpenAI or another provider…</source>
+        <translation>Utiliser OpenAI ou un autre fournisseur…</translation>
+    </message>
+    <message>
+        <source>Choose a model to talk to. Your code runs in a sandbox on this machine.</source>
+        <translation>Choisissez un modèle. Votre code s’exécute dans un bac à sable sur cette machine.</translation>
+    </message>
+    <message>
+        <source>Looking for model servers on this machine (Ollama, llama.cpp, LM Studio, vLLM)…</source>
+        <translation>Recherche de serveurs de modèles sur cette machine (Ollama, llama.cpp, LM Studio, vLLM)…</translation>
+    </message>
+    <message>
+        <source>No model server answers on this machine. Start one (for example `ollama serve`), or use a hosted provider:</source>
+        <translation>Aucun serveur de modèles ne répond sur cette machine. Démarrez-en un (par exemple `ollama serve`) ou utilisez un fournisseur en ligne :</translation>
+    </message>
+    <message>
+        <source>Found on this machine:</source>
+        <translation>Trouvé sur cette machine :</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 and %n more</source>
+        <translation>
+            <numerusform>%1 et %n autre</numerusform>
+            <numerusform>%1 et %n autres</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Use %1 (%2)</source>
+        <translation>Utiliser %1 (%2)</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 #include "actions/commandpalette.h"
 #include "chat/chatpane.h"
 #include "chat/promptedit.h"
+#include "chat/welcomepanel.h"
 #include "console/consolepane.h"
 #include "conversations/conversationlistmodel.h"
 #include "conversations/conversationspane.h"
@@ -29,6 +30,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFrame>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QIcon>
 #include <QLabel>
@@ -41,6 +43,7 @@
 #include <QTimer>
 #include <QUuid>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 static void initUiResources()
 {
@@ -147,6 +150,8 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
         connect(keys, &KeyStore::keyRead, this, [this](const QString &, const QString &key) {
             m_settings.apiKey = key;
             m_client->setConfig(m_settings.clientConfig());
+            if (m_welcome && !key.isEmpty())
+                m_welcome->hide(); // configured after all
         });
         keys->read(m_settings.keyAccount());
     }
@@ -156,6 +161,9 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     setConversationTitle(tr("New conversation"));
     openLastConversation();
     loadUsage();
+    // Nothing configured yet (the default endpoint and no key): help the person start.
+    if (m_settings.apiKey.isEmpty() && m_settings.baseUrl == AppSettings().baseUrl)
+        showWelcome();
     updateStatus();
     resize(1300, 800);
     restoreState();
@@ -477,6 +485,8 @@ void MainWindow::openSettings()
     if (dialog.exec() != QDialog::Accepted)
         return;
     applySettings(dialog.settings());
+    if (m_welcome && (!m_settings.apiKey.isEmpty() || m_settings.baseUrl != AppSettings().baseUrl))
+        m_welcome->hide();
 }
 
 void MainWindow::applySettings(const AppSettings &settings)
@@ -526,6 +536,60 @@ bool MainWindow::ensureConversationSaved(const QString &titleHint)
     m_conversationModel->refresh();
     m_conversations->setCurrent(m_conversationId);
     return true;
+}
+
+void MainWindow::showWelcome()
+{
+    m_welcome = new WelcomePanel(this);
+    m_chat->insertPanel(m_welcome);
+    m_probe = new LocalServerProbe(this);
+    connect(m_probe, &LocalServerProbe::finished, m_welcome, &WelcomePanel::showServers);
+    connect(m_welcome, &WelcomePanel::settingsRequested, this, &MainWindow::openSettings);
+    connect(m_welcome,
+            &WelcomePanel::serverChosen,
+            this,
+            [this](const LocalServerProbe::Server &server) {
+                AppSettings next = m_settings;
+                next.provider = server.provider;
+                next.baseUrl = server.baseUrl;
+                next.model = server.models.value(0);
+                next.save();
+                applySettings(next);
+                m_welcome->hide();
+                statusBar()->showMessage(tr("Using %1 with %2").arg(server.name, next.model), 8000);
+            });
+    probeLocalServers(LocalServerProbe::defaultCandidates());
+    // Is the sandbox there? Asked off the UI thread: the engine can take seconds to answer.
+    auto *watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher] {
+        m_welcome->showSandboxProblem(watcher->result());
+        watcher->deleteLater();
+    });
+    const QString engine = m_settings.engine;
+    const QString context = m_settings.engineContext;
+    const QString image = m_settings.image;
+    watcher->setFuture(QtConcurrent::run([engine, context, image]() -> QString {
+        const ContainerEngine containers(engine, context);
+        const Result<QString> daemon = containers.checkDaemon();
+        if (!daemon)
+            return tr("The sandbox needs Docker: %1. Start it (for example `sudo systemctl "
+                      "start docker`), or run `scripts/setup`, which installs and starts it.")
+                .arg(daemon.error());
+        const Result<bool> present = containers.imageExists(image);
+        if (present && !present.value())
+            return tr("The sandbox image %1 is missing: run `sandcastle image build` (it works "
+                      "offline, a few minutes).")
+                .arg(image);
+        return QString();
+    }));
+}
+
+void MainWindow::probeLocalServers(const QList<LocalServerProbe::Server> &candidates)
+{
+    if (!m_welcome)
+        return;
+    m_welcome->showProbing();
+    m_probe->probe(candidates);
 }
 
 void MainWindow::openLastConversation()

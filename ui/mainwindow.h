@@ -1,6 +1,7 @@
 #pragma once
 
 #include <app/appsettings.h>
+#include <app/llm/localservers.h>
 
 #include <QHash>
 #include <QMainWindow>
@@ -26,6 +27,7 @@ class ConversationListModel;
 class ConversationsPane;
 class FilesPane;
 class SandboxSession;
+class WelcomePanel;
 
 // The window: chat on the left, the editor in the centre over the console, the workspace's
 // files on the right. It wires one conversation's agent, model client and sandbox to the
@@ -62,6 +64,9 @@ public:
     // Runs code the person gives (the editor's text, or its selection) in the sandbox.
     void runPersonCode(const QString &code);
     void openSettings();
+    WelcomePanel *welcomePanel() const { return m_welcome; }
+    // First launch: which model servers answer on this machine (loopback only).
+    void probeLocalServers(const QList<LocalServerProbe::Server> &candidates);
     void showCommandPalette();
     void showShortcuts();
     // Every action of the window's menus.
@@ -86,6 +91,7 @@ private:
     // The conversation gets its row when something first happens in it (a prompt or a run).
     bool ensureConversationSaved(const QString &titleHint);
     void openLastConversation();
+    void showWelcome();
     void updateStatus();
     void updateUsage();
     void notifyIfAway(const ExecutionResult &result);
@@ -96,6 +102,8 @@ private:
     AppSettings m_settings;
     QString m_conversationId;
     QString m_title;
+    WelcomePanel *m_welcome = nullptr;
+    LocalServerProbe *m_probe = nullptr;
     ConversationListModel *m_conversationModel = nullptr;
     ConversationsPane *m_conversations = nullptr;
     ChatPane *m_chat = nullptr;

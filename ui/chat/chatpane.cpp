@@ -184,6 +184,12 @@ void ChatPane::clearPrompt()
     m_prompt->clear();
 }
 
+void ChatPane::insertPanel(QWidget *panel)
+{
+    if (auto *box = qobject_cast<QVBoxLayout *>(layout()))
+        box->insertWidget(0, panel);
+}
+
 void ChatPane::clearTranscript()
 {
     m_inAssistantText = false;

@@ -32,6 +32,8 @@ public:
     void setBusy(bool busy);
     void clearPrompt();
     void clearTranscript();
+    // A panel over the transcript (the first-launch welcome).
+    void insertPanel(QWidget *panel);
     // Shows a stored conversation (Chat Completions messages) as it looked when it was had.
     void showHistory(const nlohmann::json &messages);
 
