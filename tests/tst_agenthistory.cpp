@@ -260,6 +260,23 @@ private Q_SLOTS:
         QCOMPARE(sent[3]["content"].get<std::string>(), std::string("shorter please"));
     }
 
+    void afterAServerErrorTheRunResumesWithoutANewMessage()
+    {
+        Harness h;
+        h.server.enqueueError(
+            500, R"({"error":{"message":"the server fell over"}})", {{"x-should-retry", "false"}});
+        QCOMPARE(h.run(QStringLiteral("hello")), QStringLiteral("error"));
+        h.server.enqueueText(QStringLiteral("Hello again."));
+        QSignalSpy finished(h.agent.get(), &AgentRun::finished);
+        QVERIFY(h.agent->resume());
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.last().at(0).toString(), QStringLiteral("answered"));
+        QCOMPARE(h.request(1)["messages"], h.request(0)["messages"]); // the same question
+        QCOMPARE(h.agent->messages().back()["content"].get<std::string>(),
+                 std::string("Hello again."));
+        QVERIFY(!h.agent->resume()); // answered: nothing to resume
+    }
+
     void theCostBudgetEndsARunAndSaysWhichLimit()
     {
         AgentOptions options;

@@ -36,6 +36,7 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QToolButton>
 #include <QtTest>
 
@@ -643,6 +644,29 @@ private Q_SLOTS:
         if (qEnvironmentVariable("CI") == QLatin1String("true"))
             QTRY_VERIFY_WITH_TIMEOUT(
                 !window.welcomePanel()->sandboxLabel()->isVisibleTo(window.welcomePanel()), 20000);
+    }
+
+    void aServerErrorShowsARetryThatAsksAgain()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        MainWindow window(settingsFor(server));
+        window.show();
+        window.newConversation();
+        server.enqueueError(
+            503, R"({"error":{"message":"overloaded"}})", {{"x-should-retry", "false"}});
+        QSignalSpy finished(window.agent(), &AgentRun::finished);
+        window.submitPrompt(QStringLiteral("are you there?"));
+        QVERIFY(finished.wait(30000));
+        QVERIFY(window.chatPane()->transcriptText().contains(QStringLiteral("Retry")));
+        server.enqueueText(QStringLiteral("Yes, back now."));
+        auto *transcript
+            = window.chatPane()->findChild<QTextBrowser *>(QStringLiteral("transcript"));
+        Q_EMIT transcript->anchorClicked(QUrl(QStringLiteral("sandcastle:retry")));
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.last().at(0).toString(), QStringLiteral("answered"));
+        QTRY_VERIFY(window.chatPane()->transcriptText().contains(QStringLiteral("Yes, back now.")));
+        QCOMPARE(server.requests().size(), 2);
     }
 
     void theStatusBarCountsTokensAndCostOfTheConversation()

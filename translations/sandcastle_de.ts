@@ -77,6 +77,10 @@
         <source>Other ways to stop</source>
         <translation>Andere Arten zu stoppen</translation>
     </message>
+    <message>
+        <source>Retry</source>
+        <translation>Erneut versuchen</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::CommandPalette</name>

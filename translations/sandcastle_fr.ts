@@ -77,6 +77,10 @@
         <source>Other ways to stop</source>
         <translation>D&apos;autres façons d&apos;arrêter</translation>
     </message>
+    <message>
+        <source>Retry</source>
+        <translation>Réessayer</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::CommandPalette</name>

@@ -141,7 +141,10 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     m_agent = new AgentRun(m_client, m_session, m_settings.agentOptions(), this);
     m_recorder = new ConversationRecorder(m_store.get(), QString(), this);
     m_recorder->attach(m_agent);
-    connect(m_recorder, &ConversationRecorder::errorOccurred, m_chat, &ChatPane::addError);
+    connect(m_recorder,
+            &ConversationRecorder::errorOccurred,
+            m_chat,
+            [this](const QString &message) { m_chat->addError(message); });
     if (!opened)
         m_chat->addError(tr("Conversations are not being saved: %1").arg(opened.error()));
     if (m_settings.apiKey.isEmpty()) {
@@ -379,7 +382,22 @@ void MainWindow::connectAgent()
     connect(m_agent,
             &AgentRun::errorOccurred,
             m_chat,
-            [this](const QString &, const QString &message) { m_chat->addError(message); });
+            [this](const QString &code, const QString &message) {
+                // Asking again helps when the server was busy, down or cut off, not otherwise.
+                static const QStringList retryable{QStringLiteral("rate_limited"),
+                                                   QStringLiteral("server_error"),
+                                                   QStringLiteral("timeout"),
+                                                   QStringLiteral("stalled"),
+                                                   QStringLiteral("network"),
+                                                   QStringLiteral("http_error")};
+                m_chat->addError(message, retryable.contains(code));
+            });
+    connect(m_chat, &ChatPane::retryRequested, this, [this] {
+        if (m_personRunning || !m_agent->resume())
+            return;
+        m_chat->setBusy(true);
+        updateStatus();
+    });
     connect(m_agent, &AgentRun::finished, this, [this](const QString &status, int) {
         updateUsage();                  // the turn counter goes away
         m_conversationModel->refresh(); // newest first, message counts

@@ -146,6 +146,23 @@ void AgentRun::start(const QString &prompt)
     requestModel();
 }
 
+bool AgentRun::resume()
+{
+    if (m_running || m_messages.empty())
+        return false;
+    const std::string role = m_messages.back().value("role", std::string());
+    if (role != "user" && role != "tool")
+        return false;
+    m_running = true;
+    m_limit.clear();
+    m_stopAfterStep = false;
+    m_turns = 0;
+    m_identicalErrors = 0;
+    m_lastErrorSignature.clear();
+    requestModel();
+    return true;
+}
+
 void AgentRun::loadHistory(const nlohmann::json &messages)
 {
     if (m_running || !messages.is_array())

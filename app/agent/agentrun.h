@@ -52,6 +52,10 @@ public:
              QObject *parent = nullptr);
 
     void start(const QString &prompt);
+    // After a run ended with a model error (rate limit, server down, broken connection): asks
+    // the model again with the conversation as it is, without a new message. False when the
+    // conversation does not wait for an answer.
+    bool resume();
     // Continues a stored conversation: its messages as the store gives them back (a
     // "reasoning" field is dropped; tool calls left without a result, as when the app died
     // during a run, get one saying so, so that strict servers accept the history).

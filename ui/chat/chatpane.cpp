@@ -24,6 +24,11 @@ ChatPane::ChatPane(QWidget *parent)
 {
     m_transcript->setObjectName(QStringLiteral("transcript"));
     m_transcript->setOpenExternalLinks(false);
+    m_transcript->setOpenLinks(false);
+    connect(m_transcript, &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {
+        if (url.toString() == QLatin1String("sandcastle:retry") && !m_busy)
+            Q_EMIT retryRequested();
+    });
     m_prompt->setObjectName(QStringLiteral("prompt"));
     m_prompt->setMaximumHeight(m_prompt->fontMetrics().lineSpacing() * 5);
     m_sendButton->setObjectName(QStringLiteral("sendButton"));
@@ -133,10 +138,13 @@ void ChatPane::addToolResult(const QString &status, qint64 durationMs, const QSt
     appendBlock(line);
 }
 
-void ChatPane::addError(const QString &message)
+void ChatPane::addError(const QString &message, bool retryable)
 {
-    appendBlock(
-        QStringLiteral("<span style='color:#cb2431'>%1</span>").arg(message.toHtmlEscaped()));
+    appendBlock(QStringLiteral("<span style='color:#cb2431'>%1</span>%2")
+                    .arg(message.toHtmlEscaped(),
+                         retryable
+                             ? QStringLiteral(" <a href='sandcastle:retry'>%1</a>").arg(tr("Retry"))
+                             : QString()));
 }
 
 void ChatPane::endAssistantMessage()

@@ -27,7 +27,8 @@ public:
     void appendAssistantText(const QString &delta);
     void addToolCall(const QString &name);
     void addToolResult(const QString &status, qint64 durationMs, const QStringList &files);
-    void addError(const QString &message);
+    // A red banner; with a Retry link when asking again may help.
+    void addError(const QString &message, bool retryable = false);
     void endAssistantMessage();
     void setBusy(bool busy);
     void clearPrompt();
@@ -41,6 +42,7 @@ Q_SIGNALS:
     void promptSubmitted(const QString &text);
     void stopRequested();
     void stopCodeRequested();
+    void retryRequested();
     void stopAfterStepRequested();
     // Files dropped on the pane (local paths), to copy into the workspace.
     void filesDropped(const QStringList &paths);
