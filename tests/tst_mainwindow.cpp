@@ -669,6 +669,24 @@ private Q_SLOTS:
         QCOMPARE(server.requests().size(), 2);
     }
 
+    void theStatusBarSaysWhyTheSandboxFailed()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        AppSettings settings = settingsFor(server);
+        settings.image = QStringLiteral("sandcastle-missing-image:none");
+        MainWindow window(settings);
+        window.show();
+        window.newConversation();
+        auto *status = window.findChild<QLabel *>(QStringLiteral("sandboxStatus"));
+        QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(QStringLiteral("Sandbox: failed")), 60000);
+        QVERIFY2(status->text().contains(QStringLiteral("image"))
+                     || status->text().contains(QStringLiteral("daemon"))
+                     || status->text().contains(QStringLiteral("docker")),
+                 qPrintable(status->text()));
+        QVERIFY(!status->toolTip().isEmpty());
+    }
+
     void theStatusBarCountsTokensAndCostOfTheConversation()
     {
         FakeOpenAiServer server;

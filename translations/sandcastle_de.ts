@@ -539,6 +539,10 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
         <source>The sandbox image %1 is missing: run `sandcastle image build` (it works offline, a few minutes).</source>
         <translation>Das Sandbox-Image %1 fehlt: führen Sie `sandcastle image build` aus (geht offline, einige Minuten).</translation>
     </message>
+    <message>
+        <source>Sandbox: failed — %1</source>
+        <translation>Sandbox: fehlgeschlagen — %1</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::PromptEdit</name>

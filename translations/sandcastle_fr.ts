@@ -539,6 +539,10 @@ dernière modification %2 · %n messages</numerusform>
         <source>The sandbox image %1 is missing: run `sandcastle image build` (it works offline, a few minutes).</source>
         <translation>L&apos;image du bac à sable %1 manque : lancez `sandcastle image build` (fonctionne hors ligne, quelques minutes).</translation>
     </message>
+    <message>
+        <source>Sandbox: failed — %1</source>
+        <translation>Bac à sable : échec — %1</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::PromptEdit</name>

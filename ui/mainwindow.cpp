@@ -434,7 +434,8 @@ void MainWindow::connectAgent()
     connect(m_session, &SandboxSession::stateChanged, this, &MainWindow::updateStatus);
     connect(m_session, &SandboxSession::errorOccurred, this, [this](const QString &message) {
         m_console->appendOutput(OutputStream::Stderr, message + QLatin1Char('\n'));
-        statusBar()->showMessage(message, 10000);
+        m_sandboxError = message; // stays in the status bar until the sandbox is up again
+        updateStatus();
     });
 }
 
@@ -792,10 +793,17 @@ void MainWindow::loadUsage()
 
 void MainWindow::updateStatus()
 {
+    if (m_session->state() == SandboxSession::State::Ready
+        || m_session->state() == SandboxSession::State::Running)
+        m_sandboxError.clear();
+    m_sandboxStatus->setToolTip(m_sandboxError);
     QString sandbox;
     switch (m_session->state()) {
     case SandboxSession::State::Stopped:
-        sandbox = tr("Sandbox: stopped");
+        sandbox
+            = m_sandboxError.isEmpty()
+                  ? tr("Sandbox: stopped")
+                  : tr("Sandbox: failed — %1").arg(m_sandboxError.section(QLatin1Char('\n'), 0, 0));
         break;
     case SandboxSession::State::Starting:
         sandbox = tr("Sandbox: starting…");

@@ -130,6 +130,7 @@ private:
     ConversationRecorder *m_recorder = nullptr;
     bool m_conversationSaved = false;
     bool m_personRunning = false;
+    QString m_sandboxError; // the engine's last error, shown until the sandbox is up
     QString m_personCode;
 };
 
