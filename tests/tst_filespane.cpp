@@ -6,6 +6,7 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QLabel>
+#include <QMimeData>
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QTableView>
@@ -197,6 +198,42 @@ private Q_SLOTS:
         QVERIFY(!other.data(Qt::FontRole).value<QFont>().bold());
         pane.highlight({});
         QVERIFY(!csv.data(Qt::FontRole).value<QFont>().bold());
+    }
+
+    void dragsOutCarryRegularFilesOnlyAndDropsInAreUploads()
+    {
+        FilesPane pane;
+        pane.show();
+        pane.setRoot(m_workspace.path());
+        WorkspaceModel *model = pane.model();
+        QModelIndex csv;
+        QModelIndex link;
+        QTRY_VERIFY(
+            (csv = model->index(m_workspace.filePath(QStringLiteral("data.csv")))).isValid());
+        QTRY_VERIFY(
+            (link = model->index(m_workspace.filePath(QStringLiteral("passwd")))).isValid());
+        QVERIFY(model->flags(csv) & Qt::ItemIsDragEnabled);
+        QVERIFY(!(model->flags(link) & Qt::ItemIsDragEnabled));
+        std::unique_ptr<QMimeData> data(model->mimeData({csv, link}));
+        QVERIFY(data);
+        QCOMPARE(data->urls().size(), 1);
+        QCOMPARE(data->urls().first().toLocalFile(),
+                 m_workspace.filePath(QStringLiteral("data.csv")));
+        QVERIFY(!model->mimeData({link}));
+
+        QSignalSpy dropped(&pane, &FilesPane::filesDropped);
+        QMimeData outside;
+        outside.setUrls({QUrl::fromLocalFile(m_outside.filePath(QStringLiteral("secret.txt")))});
+        QWidget *viewport = pane.view()->viewport();
+        QDragEnterEvent enter(
+            QPoint(10, 10), Qt::CopyAction, &outside, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(viewport, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &outside, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(viewport, &drop);
+        QCOMPARE(dropped.size(), 1);
+        QCOMPARE(dropped.first().at(0).toStringList(),
+                 QStringList{m_outside.filePath(QStringLiteral("secret.txt"))});
     }
 };
 

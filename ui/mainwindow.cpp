@@ -312,6 +312,7 @@ void MainWindow::connectAgent()
     connect(m_chat, &ChatPane::stopCodeRequested, m_agent, &AgentRun::stopCode);
     connect(m_chat, &ChatPane::stopAfterStepRequested, m_agent, &AgentRun::stopAfterStep);
     connect(m_chat, &ChatPane::filesDropped, this, &MainWindow::uploadFiles);
+    connect(m_files, &FilesPane::filesDropped, this, &MainWindow::uploadFiles);
 
     connect(m_agent, &AgentRun::textDelta, m_chat, &ChatPane::appendAssistantText);
     connect(

@@ -7,10 +7,12 @@
 
 #include <QDesktopServices>
 #include <QDir>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
+#include <QMimeData>
 #include <QSaveFile>
 #include <QScrollArea>
 #include <QSplitter>
@@ -50,6 +52,11 @@ FilesPane::FilesPane(QWidget *parent)
     m_view->setColumnHidden(2, true); // type
     m_view->setColumnHidden(3, true); // date
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_view->setDragEnabled(true);
+    m_view->setDragDropMode(QAbstractItemView::DragOnly);
+    m_view->setAcceptDrops(true);
+    m_view->viewport()->setAcceptDrops(true);
+    m_view->viewport()->installEventFilter(this);
 
     m_message->setObjectName(QStringLiteral("previewMessage"));
     m_message->setWordWrap(true);
@@ -202,6 +209,28 @@ void FilesPane::fitImage()
 
 bool FilesPane::eventFilter(QObject *watched, QEvent *event)
 {
+    // Files dragged in from the desktop are uploaded (the tree's own drags go out only).
+    if (watched == m_view->viewport()
+        && (event->type() == QEvent::DragEnter || event->type() == QEvent::DragMove
+            || event->type() == QEvent::Drop)) {
+        auto *drop = static_cast<QDropEvent *>(event);
+        if (drop->source() || !drop->mimeData()->hasUrls())
+            return false;
+        if (event->type() != QEvent::Drop) {
+            drop->acceptProposedAction();
+            return true;
+        }
+        QStringList paths;
+        const QList<QUrl> urls = drop->mimeData()->urls();
+        for (const QUrl &url : urls) {
+            if (url.isLocalFile())
+                paths << url.toLocalFile();
+        }
+        drop->acceptProposedAction();
+        if (!paths.isEmpty())
+            Q_EMIT filesDropped(paths);
+        return true;
+    }
     // The preview area changes size with the window and with the splitter above it.
     if (watched == m_stack && event->type() == QEvent::Resize
         && m_stack->currentWidget() == m_imageArea)

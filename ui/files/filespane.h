@@ -40,6 +40,8 @@ public:
     QString previewedFile() const { return m_previewed; }
 
 Q_SIGNALS:
+    // Files dragged in from outside (local paths), to copy into the workspace.
+    void filesDropped(const QStringList &paths);
     void previewShown(const QString &relativePath, Sandcastle::FilePreview::Kind kind);
 
 protected:

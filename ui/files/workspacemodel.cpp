@@ -1,7 +1,9 @@
 #include "workspacemodel.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QFont>
+#include <QMimeData>
 
 namespace Sandcastle {
 
@@ -24,6 +26,26 @@ void WorkspaceModel::setChangedFiles(const QStringList &relativePaths)
 bool WorkspaceModel::isChanged(const QModelIndex &index) const
 {
     return index.isValid() && m_changed.contains(QDir::cleanPath(filePath(index)));
+}
+
+Qt::ItemFlags WorkspaceModel::flags(const QModelIndex &index) const
+{
+    Qt::ItemFlags f = QFileSystemModel::flags(index);
+    const QFileInfo info = fileInfo(index);
+    if (!index.isValid() || info.isSymLink() || !info.isFile())
+        f &= ~Qt::ItemIsDragEnabled;
+    return f;
+}
+
+QMimeData *WorkspaceModel::mimeData(const QModelIndexList &indexes) const
+{
+    QModelIndexList files;
+    for (const QModelIndex &index : indexes) {
+        const QFileInfo info = fileInfo(index);
+        if (index.column() == 0 && info.isFile() && !info.isSymLink())
+            files << index;
+    }
+    return files.isEmpty() ? nullptr : QFileSystemModel::mimeData(files);
 }
 
 QVariant WorkspaceModel::data(const QModelIndex &index, int role) const

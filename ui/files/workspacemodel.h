@@ -16,6 +16,10 @@ public:
     void setChangedFiles(const QStringList &relativePaths);
     bool isChanged(const QModelIndex &index) const;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    // Dragging out hands over regular files only: a link the code planted (to ~/.ssh, say)
+    // is not draggable, and never part of what is dropped on the desktop.
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+    QMimeData *mimeData(const QModelIndexList &indexes) const override;
 
 private:
     QSet<QString> m_changed; // absolute paths
