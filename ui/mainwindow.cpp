@@ -641,27 +641,36 @@ bool MainWindow::openConversation(const QString &conversationId)
         return false;
     }
     const bool hadSession = m_session->state() != SandboxSession::State::Stopped;
-    m_session->stop(); // the other conversation's variables stay with it
-    m_conversationId = conversationId;
-    m_conversationSaved = true;
-    m_recorder->setConversationId(conversationId);
-    m_files->setRoot(info.value().workspace);
-    m_session->setConfig(m_settings.sandboxConfig(conversationId, info.value().workspace));
-    m_agent->loadHistory(messages.value());
-    m_editorPane->beginSnippet();
-    m_editor->clear();
-    m_chat->clearTranscript();
-    m_chat->showHistory(messages.value());
-    m_console->clear();
-    setConversationTitle(info.value().title);
-    loadUsage();
+    switchTo(conversationId, true, info.value().workspace, messages.value(), info.value().title);
     QSettings(m_settings.settingsFile(), QSettings::IniFormat)
         .setValue(QStringLiteral("conversations/last"), conversationId);
-    m_conversations->setCurrent(conversationId);
     if (hadSession && !m_session->config().fresh)
         m_session->start();
     updateStatus();
     return true;
+}
+
+void MainWindow::switchTo(const QString &conversationId,
+                          bool saved,
+                          const QString &workspace,
+                          const nlohmann::json &messages,
+                          const QString &title)
+{
+    m_session->stop(); // the other conversation's variables stay with it
+    m_conversationId = conversationId;
+    m_conversationSaved = saved;
+    m_recorder->setConversationId(saved ? conversationId : QString());
+    m_files->setRoot(workspace);
+    m_session->setConfig(m_settings.sandboxConfig(conversationId, workspace));
+    m_agent->loadHistory(messages);
+    m_editorPane->beginSnippet();
+    m_editor->clear();
+    m_chat->clearTranscript();
+    m_chat->showHistory(messages);
+    m_console->clear();
+    setConversationTitle(title);
+    loadUsage();
+    m_conversations->setCurrent(saved ? conversationId : QString());
 }
 
 void MainWindow::deleteConversation(const QString &conversationId)
@@ -714,21 +723,9 @@ void MainWindow::newConversation()
 {
     if (m_agent->isRunning() || m_personRunning)
         return;
-    m_conversationId = QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
-    m_conversationSaved = false;
-    m_recorder->setConversationId(QString());
-    const QString workspace = m_settings.workspaceFor(m_conversationId);
-    m_files->setRoot(workspace);
-    m_session->stop(); // the old conversation's variables stay with it
-    m_session->setConfig(m_settings.sandboxConfig(m_conversationId, workspace));
-    m_agent->loadHistory(nlohmann::json::array());
-    m_editorPane->beginSnippet();
-    m_editor->clear();
-    m_chat->clearTranscript();
-    m_console->clear();
-    setConversationTitle(tr("New conversation"));
-    loadUsage();
-    m_conversations->setCurrent(QString());
+    const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
+    switchTo(
+        id, false, m_settings.workspaceFor(id), nlohmann::json::array(), tr("New conversation"));
     if (!m_session->config().fresh)
         m_session->start();
     updateStatus();

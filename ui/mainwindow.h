@@ -92,6 +92,13 @@ private:
     bool ensureConversationSaved(const QString &titleHint);
     void openLastConversation();
     void showWelcome();
+    // Points every pane, the agent and the sandbox at another conversation (saved: it has
+    // its row in the store).
+    void switchTo(const QString &conversationId,
+                  bool saved,
+                  const QString &workspace,
+                  const nlohmann::json &messages,
+                  const QString &title);
     void updateStatus();
     void updateUsage();
     void notifyIfAway(const ExecutionResult &result);

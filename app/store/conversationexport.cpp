@@ -1,5 +1,6 @@
 #include "conversationexport.h"
 
+#include <app/llm/jsonfields.h>
 #include <sandbox/pathguard.h>
 
 #include <QDateTime>
@@ -14,13 +15,6 @@
 namespace Sandcastle::ConversationExport {
 
 namespace {
-
-QString str(const nlohmann::json &object, const char *key)
-{
-    const auto it = object.find(key);
-    return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
-                                                 : QString();
-}
 
 // A fence longer than any run of backticks inside, so that code cannot end its block early.
 QString fenced(const QString &text, const QString &language = QString())
@@ -41,23 +35,23 @@ QString fenced(const QString &text, const QString &language = QString())
 QString toolCallMarkdown(const nlohmann::json &call)
 {
     const nlohmann::json fn = call.value("function", nlohmann::json::object());
-    const QString name = str(fn, "name");
+    const QString name = jsonString(fn, "name");
     const nlohmann::json args
         = nlohmann::json::parse(fn.value("arguments", std::string()), nullptr, false);
     if (!args.is_object())
         return QStringLiteral("**%1** (arguments that were not JSON)\n\n").arg(name)
-               + fenced(str(fn, "arguments"));
+               + fenced(jsonString(fn, "arguments"));
     if (name == QLatin1String("run_python"))
         return QStringLiteral("**run_python**\n\n")
-               + fenced(str(args, "code"), QStringLiteral("python"));
+               + fenced(jsonString(args, "code"), QStringLiteral("python"));
     if (name == QLatin1String("run_shell"))
         return QStringLiteral("**run_shell**\n\n")
-               + fenced(str(args, "command"), QStringLiteral("bash"));
+               + fenced(jsonString(args, "command"), QStringLiteral("bash"));
     if (name == QLatin1String("write_file"))
-        return QStringLiteral("**write_file** `%1`\n\n").arg(str(args, "path"))
-               + fenced(str(args, "content"));
+        return QStringLiteral("**write_file** `%1`\n\n").arg(jsonString(args, "path"))
+               + fenced(jsonString(args, "content"));
     if (name == QLatin1String("read_file") || name == QLatin1String("list_files"))
-        return QStringLiteral("**%1** `%2`\n\n").arg(name, str(args, "path"));
+        return QStringLiteral("**%1** `%2`\n\n").arg(name, jsonString(args, "path"));
     return QStringLiteral("**%1**\n\n").arg(name)
            + fenced(QString::fromStdString(args.dump(2)), QStringLiteral("json"));
 }
@@ -67,15 +61,15 @@ QString toolResultMarkdown(const QString &content)
     const nlohmann::json result = nlohmann::json::parse(content.toStdString(), nullptr, false);
     if (!result.is_object())
         return QStringLiteral("Result:\n\n") + fenced(content, QStringLiteral("text"));
-    QString out = QStringLiteral("Result: **%1**").arg(str(result, "status"));
+    QString out = QStringLiteral("Result: **%1**").arg(jsonString(result, "status"));
     if (result.contains("exit_code") && result["exit_code"].is_number_integer())
         out += QStringLiteral(", exit code %1").arg(result["exit_code"].get<int>());
     if (result.contains("duration_ms") && result["duration_ms"].is_number_integer())
         out += QStringLiteral(", %1 ms").arg(result["duration_ms"].get<qint64>());
     out += QStringLiteral("\n\n");
-    QString text = str(result, "stdout");
+    QString text = jsonString(result, "stdout");
     for (const char *key : {"stderr", "error", "content", "summary", "note"}) {
-        const QString more = str(result, key);
+        const QString more = jsonString(result, key);
         if (!more.isEmpty())
             text += (text.isEmpty() || text.endsWith(QLatin1Char('\n')) ? QString()
                                                                         : QStringLiteral("\n"))
@@ -174,13 +168,13 @@ markdown(const ConversationInfo &info, const nlohmann::json &messages, const QLi
     out += QStringLiteral("Sandcastle conversation `%1`, started %2.\n\n")
                .arg(info.id, QDateTime::fromMSecsSinceEpoch(info.createdMs).toString(Qt::ISODate));
     for (const auto &m : messages) {
-        const QString role = str(m, "role");
-        const QString content = str(m, "content");
+        const QString role = jsonString(m, "role");
+        const QString content = jsonString(m, "content");
         if (role == QLatin1String("user")) {
             out += QStringLiteral("## You\n\n") + content + QStringLiteral("\n\n");
         } else if (role == QLatin1String("assistant")) {
             out += QStringLiteral("## Sandcastle\n\n");
-            const QString reasoning = str(m, "reasoning");
+            const QString reasoning = jsonString(m, "reasoning");
             if (!reasoning.isEmpty())
                 out += QStringLiteral("<details><summary>Reasoning</summary>\n\n") + reasoning
                        + QStringLiteral("\n\n</details>\n\n");

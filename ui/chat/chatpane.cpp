@@ -2,6 +2,8 @@
 
 #include "promptedit.h"
 
+#include <app/llm/jsonfields.h>
+
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QHBoxLayout>
@@ -207,28 +209,23 @@ void ChatPane::clearTranscript()
 
 void ChatPane::showHistory(const nlohmann::json &messages)
 {
-    auto text = [](const nlohmann::json &object, const char *key) {
-        const auto it = object.find(key);
-        return it != object.end() && it->is_string()
-                   ? QString::fromStdString(it->get<std::string>())
-                   : QString();
-    };
     for (const auto &m : messages) {
-        const QString role = text(m, "role");
+        const QString role = jsonString(m, "role");
         if (role == QLatin1String("user")) {
-            addUserMessage(text(m, "content"));
+            addUserMessage(jsonString(m, "content"));
         } else if (role == QLatin1String("assistant")) {
-            const QString content = text(m, "content");
+            const QString content = jsonString(m, "content");
             if (!content.isEmpty()) {
                 appendAssistantText(content);
                 endAssistantMessage();
             }
             if (m.contains("tool_calls") && m["tool_calls"].is_array())
                 for (const auto &call : m["tool_calls"])
-                    addToolCall(text(call.value("function", nlohmann::json::object()), "name"));
+                    addToolCall(
+                        jsonString(call.value("function", nlohmann::json::object()), "name"));
         } else if (role == QLatin1String("tool")) {
             const nlohmann::json result
-                = nlohmann::json::parse(text(m, "content").toStdString(), nullptr, false);
+                = nlohmann::json::parse(jsonString(m, "content").toStdString(), nullptr, false);
             if (!result.is_object())
                 continue;
             QStringList files;
@@ -237,7 +234,7 @@ void ChatPane::showHistory(const nlohmann::json &messages)
                     if (f.is_string())
                         files << QString::fromStdString(f.get<std::string>());
             const auto duration = result.find("duration_ms");
-            addToolResult(text(result, "status"),
+            addToolResult(jsonString(result, "status"),
                           duration != result.end() && duration->is_number_integer()
                               ? duration->get<qint64>()
                               : 0,
