@@ -46,18 +46,6 @@
         <translation>Senden</translation>
     </message>
     <message>
-        <source>You</source>
-        <translation>Sie</translation>
-    </message>
-    <message>
-        <source>Sandcastle</source>
-        <translation>Sandcastle</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
         <source>Stop</source>
         <translation>Stopp</translation>
     </message>
@@ -78,8 +66,28 @@
         <translation>Andere Arten zu stoppen</translation>
     </message>
     <message>
-        <source>Retry</source>
-        <translation>Erneut versuchen</translation>
+        <source>Copy code</source>
+        <translation>Code kopieren</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <source>Copy all</source>
+        <translation>Alles kopieren</translation>
+    </message>
+    <message>
+        <source>Open in editor</source>
+        <translation>Im Editor öffnen</translation>
+    </message>
+    <message>
+        <source>Collapse</source>
+        <translation>Zuklappen</translation>
+    </message>
+    <message>
+        <source>Expand</source>
+        <translation>Aufklappen</translation>
     </message>
 </context>
 <context>
@@ -754,6 +762,111 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
     <message>
         <source>Rename the conversation</source>
         <translation>Gespräch umbenennen</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::TranscriptDelegate</name>
+    <message>
+        <source>running…</source>
+        <translation>läuft…</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>ok</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>timed out</source>
+        <translation>Zeit überschritten</translation>
+    </message>
+    <message>
+        <source>out of memory</source>
+        <translation>kein Speicher mehr</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>gestoppt</translation>
+    </message>
+    <message>
+        <source>sandbox error</source>
+        <translation>Sandbox-Fehler</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>exit %1</source>
+        <translation>Exit-Code %1</translation>
+    </message>
+    <message>
+        <source>Open in editor</source>
+        <translation>Im Editor öffnen</translation>
+    </message>
+    <message numerus="yes">
+        <source>… %n more line(s)</source>
+        <translation>
+            <numerusform>… %n weitere Zeile</numerusform>
+            <numerusform>… %n weitere Zeilen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Files: %1</source>
+        <translation>Dateien: %1</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>Erneut versuchen</translation>
+    </message>
+    <message>
+        <source>Hide reasoning</source>
+        <translation>Überlegungen ausblenden</translation>
+    </message>
+    <message>
+        <source>Show reasoning</source>
+        <translation>Überlegungen zeigen</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::TranscriptModel</name>
+    <message>
+        <source>You</source>
+        <translation>Du</translation>
+    </message>
+    <message>
+        <source>Sandcastle</source>
+        <translation>Sandcastle</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>Werkzeug</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>not finished</source>
+        <translation>nicht beendet</translation>
+    </message>
+    <message>
+        <source>exit %1</source>
+        <translation>Exit-Code %1</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>Erneut versuchen</translation>
     </message>
 </context>
 <context>

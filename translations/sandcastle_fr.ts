@@ -46,18 +46,6 @@
         <translation>Envoyer</translation>
     </message>
     <message>
-        <source>You</source>
-        <translation>Vous</translation>
-    </message>
-    <message>
-        <source>Sandcastle</source>
-        <translation>Sandcastle</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
         <source>Stop</source>
         <translation>Arrêter</translation>
     </message>
@@ -78,8 +66,28 @@
         <translation>D&apos;autres façons d&apos;arrêter</translation>
     </message>
     <message>
-        <source>Retry</source>
-        <translation>Réessayer</translation>
+        <source>Copy code</source>
+        <translation>Copier le code</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Copier</translation>
+    </message>
+    <message>
+        <source>Copy all</source>
+        <translation>Tout copier</translation>
+    </message>
+    <message>
+        <source>Open in editor</source>
+        <translation>Ouvrir dans l'éditeur</translation>
+    </message>
+    <message>
+        <source>Collapse</source>
+        <translation>Replier</translation>
+    </message>
+    <message>
+        <source>Expand</source>
+        <translation>Déplier</translation>
     </message>
 </context>
 <context>
@@ -754,6 +762,111 @@ dernière modification %2 · %n messages</numerusform>
     <message>
         <source>Rename the conversation</source>
         <translation>Renommer la conversation</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::TranscriptDelegate</name>
+    <message>
+        <source>running…</source>
+        <translation>en cours…</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>ok</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>erreur</translation>
+    </message>
+    <message>
+        <source>timed out</source>
+        <translation>délai dépassé</translation>
+    </message>
+    <message>
+        <source>out of memory</source>
+        <translation>mémoire épuisée</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>arrêté</translation>
+    </message>
+    <message>
+        <source>sandbox error</source>
+        <translation>erreur du bac à sable</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>exit %1</source>
+        <translation>code de sortie %1</translation>
+    </message>
+    <message>
+        <source>Open in editor</source>
+        <translation>Ouvrir dans l'éditeur</translation>
+    </message>
+    <message numerus="yes">
+        <source>… %n more line(s)</source>
+        <translation>
+            <numerusform>… %n ligne de plus</numerusform>
+            <numerusform>… %n lignes de plus</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Files: %1</source>
+        <translation>Fichiers : %1</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>Réessayer</translation>
+    </message>
+    <message>
+        <source>Hide reasoning</source>
+        <translation>Masquer le raisonnement</translation>
+    </message>
+    <message>
+        <source>Show reasoning</source>
+        <translation>Afficher le raisonnement</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::TranscriptModel</name>
+    <message>
+        <source>You</source>
+        <translation>Vous</translation>
+    </message>
+    <message>
+        <source>Sandcastle</source>
+        <translation>Sandcastle</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>Outil</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Erreur</translation>
+    </message>
+    <message>
+        <source>not finished</source>
+        <translation>non terminé</translation>
+    </message>
+    <message>
+        <source>exit %1</source>
+        <translation>code de sortie %1</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>Réessayer</translation>
     </message>
 </context>
 <context>

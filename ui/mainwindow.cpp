@@ -315,6 +315,7 @@ void MainWindow::connectAgent()
     connect(m_files, &FilesPane::filesDropped, this, &MainWindow::uploadFiles);
 
     connect(m_agent, &AgentRun::textDelta, m_chat, &ChatPane::appendAssistantText);
+    connect(m_agent, &AgentRun::reasoningDelta, m_chat, &ChatPane::appendReasoning);
     connect(
         m_agent, &AgentRun::toolCallStarted, this, [this](const QString &, const QString &name) {
             m_chat->endAssistantMessage();
@@ -330,9 +331,9 @@ void MainWindow::connectAgent()
     connect(m_agent,
             &AgentRun::toolCall,
             this,
-            [this](const QString &, const QString &name, const QString &) {
+            [this](const QString &id, const QString &name, const QString &arguments) {
                 m_editor->setAgentWriting(false);
-                m_chat->addToolCall(name);
+                m_chat->addToolCall(id, name, arguments);
                 m_console->beginRun(name);
             });
     connect(m_agent,
@@ -357,8 +358,11 @@ void MainWindow::connectAgent()
                     m_editorPane->setAttemptStatus(m_attemptOf.take(id),
                                                    ExecutionResult::statusName(result.status));
                 m_console->endRun(result);
-                m_chat->addToolResult(
-                    ExecutionResult::statusName(result.status), result.durationMs, result.files);
+                m_chat->addToolResult(id,
+                                      ExecutionResult::statusName(result.status),
+                                      result.exitCode,
+                                      result.durationMs,
+                                      result.files);
                 m_files->highlight(result.files);
             });
     connect(m_agent,

@@ -1,35 +1,74 @@
 #include "chatpane.h"
 
 #include "promptedit.h"
+#include "transcriptdelegate.h"
+#include "transcriptmodel.h"
 
-#include <app/llm/jsonfields.h>
-
+#include <QApplication>
+#include <QClipboard>
+#include <QDesktopServices>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QHBoxLayout>
+#include <QListView>
 #include <QMenu>
 #include <QMimeData>
 #include <QPushButton>
 #include <QScrollBar>
-#include <QTextBrowser>
-#include <QTextCursor>
+#include <QShortcut>
 #include <QToolButton>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace Sandcastle {
 
 ChatPane::ChatPane(QWidget *parent)
     : QWidget(parent)
-    , m_transcript(new QTextBrowser(this))
+    , m_model(new TranscriptModel(this))
+    , m_view(new QListView(this))
     , m_prompt(new PromptEdit(this))
     , m_sendButton(new QPushButton(tr("Send"), this))
 {
-    m_transcript->setObjectName(QStringLiteral("transcript"));
-    m_transcript->setOpenExternalLinks(false);
-    m_transcript->setOpenLinks(false);
-    connect(m_transcript, &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {
-        if (url.toString() == QLatin1String("sandcastle:retry") && !m_busy)
+    m_view->setObjectName(QStringLiteral("transcript"));
+    m_delegate = new TranscriptDelegate(m_view);
+    m_view->setModel(m_model);
+    m_view->setItemDelegate(m_delegate);
+    m_view->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_view->setResizeMode(QListView::Adjust);
+    m_view->setUniformItemSizes(false);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_view->verticalScrollBar()->setSingleStep(m_view->fontMetrics().height() * 2);
+    connect(m_model, &QAbstractItemModel::modelReset, m_delegate, &TranscriptDelegate::clearCache);
+    // Follow the conversation while the person is at its end; leave them where they are once
+    // they scroll up to read.
+    QScrollBar *bar = m_view->verticalScrollBar();
+    connect(bar, &QScrollBar::rangeChanged, this, [this, bar](int, int max) {
+        if (m_stickToBottom)
+            bar->setValue(max);
+    });
+    connect(bar, &QScrollBar::valueChanged, this, [this, bar](int value) {
+        m_stickToBottom = value >= bar->maximum() - 4;
+    });
+    connect(m_view, &QListView::customContextMenuRequested, this, &ChatPane::showContextMenu);
+    connect(m_delegate, &TranscriptDelegate::retryRequested, this, [this] {
+        if (!m_busy)
             Q_EMIT retryRequested();
+    });
+    connect(m_delegate, &TranscriptDelegate::openInEditorRequested, this, &ChatPane::openInEditor);
+    connect(m_delegate, &TranscriptDelegate::linkActivated, this, [](const QString &link) {
+        // Web links only: a link in the model's text never opens a file or a program.
+        const QUrl url(link);
+        if (url.scheme() == QLatin1String("https") || url.scheme() == QLatin1String("http"))
+            QDesktopServices::openUrl(url);
+    });
+    auto *copy = new QShortcut(QKeySequence::Copy, m_view, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(copy, &QShortcut::activated, this, &ChatPane::copyCurrent);
+    auto *toggle = new QShortcut(Qt::Key_Space, m_view, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(toggle, &QShortcut::activated, this, [this] {
+        m_model->toggleExpanded(m_view->currentIndex().row());
     });
     m_prompt->setObjectName(QStringLiteral("prompt"));
     m_prompt->setMaximumHeight(m_prompt->fontMetrics().lineSpacing() * 5);
@@ -40,7 +79,7 @@ ChatPane::ChatPane(QWidget *parent)
     inputRow->addWidget(m_sendButton, 0, Qt::AlignBottom);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_transcript, 1);
+    layout->addWidget(m_view, 1);
     layout->addLayout(inputRow);
 
     connect(m_prompt, &PromptEdit::submitted, this, [this](const QString &text) {
@@ -80,86 +119,90 @@ ChatPane::ChatPane(QWidget *parent)
 
 QString ChatPane::transcriptText() const
 {
-    return m_transcript->toPlainText();
-}
-
-void ChatPane::appendBlock(const QString &html)
-{
-    endAssistantMessage();
-    QTextCursor cursor(m_transcript->document());
-    cursor.movePosition(QTextCursor::End);
-    if (!m_transcript->document()->isEmpty())
-        cursor.insertBlock();
-    cursor.insertHtml(html);
-    m_transcript->verticalScrollBar()->setValue(m_transcript->verticalScrollBar()->maximum());
+    return m_model->plainText();
 }
 
 void ChatPane::addUserMessage(const QString &text)
 {
-    appendBlock(QStringLiteral("<p><b>%1</b><br>%2</p>")
-                    .arg(tr("You"),
-                         text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
+    m_stickToBottom = true; // a new request: follow it
+    m_model->addUserMessage(text);
 }
 
 void ChatPane::appendAssistantText(const QString &delta)
 {
-    if (!m_inAssistantText) {
-        appendBlock(QStringLiteral("<b>%1</b>").arg(tr("Sandcastle")));
-        QTextCursor cursor(m_transcript->document());
-        cursor.movePosition(QTextCursor::End);
-        cursor.insertBlock();
-        cursor.setCharFormat(QTextCharFormat());
-        m_assistantStart = cursor.position();
-        m_assistantText.clear();
-        m_inAssistantText = true;
-    }
-    // Streams as plain text; endAssistantMessage() renders the whole answer as Markdown.
-    QTextCursor cursor(m_transcript->document());
-    cursor.movePosition(QTextCursor::End);
-    cursor.insertText(delta);
-    m_assistantText += delta;
-    m_transcript->verticalScrollBar()->setValue(m_transcript->verticalScrollBar()->maximum());
+    m_model->appendAssistantText(delta);
 }
 
-void ChatPane::addToolCall(const QString &name)
+void ChatPane::appendReasoning(const QString &delta)
 {
-    appendBlock(
-        QStringLiteral("<span style='color:#6a737d'>▶ %1</span>").arg(name.toHtmlEscaped()));
+    m_model->appendReasoning(delta);
 }
 
-void ChatPane::addToolResult(const QString &status, qint64 durationMs, const QStringList &files)
+void ChatPane::addToolCall(const QString &callId, const QString &name, const QString &arguments)
 {
-    const QString colour
-        = status == QLatin1String("ok") ? QStringLiteral("#22863a") : QStringLiteral("#cb2431");
-    QString line
-        = QStringLiteral("<span style='color:%1'>%2</span> <span style='color:#6a737d'>%3</span>")
-              .arg(colour, status.toHtmlEscaped(), tr("%1 ms").arg(durationMs));
-    if (!files.isEmpty())
-        line += QStringLiteral(" <span style='color:#6a737d'>— %1</span>")
-                    .arg(files.join(QStringLiteral(", ")).toHtmlEscaped());
-    appendBlock(line);
+    m_model->addToolCall(callId, name, TranscriptModel::toolDetail(name, arguments));
+}
+
+void ChatPane::addToolResult(const QString &callId,
+                             const QString &status,
+                             int exitCode,
+                             qint64 durationMs,
+                             const QStringList &files)
+{
+    m_model->setToolResult(callId, status, exitCode, durationMs, files);
 }
 
 void ChatPane::addError(const QString &message, bool retryable)
 {
-    appendBlock(QStringLiteral("<span style='color:#cb2431'>%1</span>%2")
-                    .arg(message.toHtmlEscaped(),
-                         retryable
-                             ? QStringLiteral(" <a href='sandcastle:retry'>%1</a>").arg(tr("Retry"))
-                             : QString()));
+    m_model->addError(message, retryable);
 }
 
 void ChatPane::endAssistantMessage()
 {
-    if (!m_inAssistantText)
+    m_model->endAssistantMessage();
+}
+
+void ChatPane::openInEditor(const QModelIndex &index)
+{
+    if (!index.isValid()
+        || index.data(TranscriptModel::KindRole).value<TranscriptModel::Kind>()
+               != TranscriptModel::Kind::Tool)
         return;
-    m_inAssistantText = false;
-    QTextCursor cursor(m_transcript->document());
-    cursor.setPosition(m_assistantStart);
-    cursor.movePosition(QTextCursor::End, QTextCursor::KeepAnchor);
-    cursor.removeSelectedText();
-    cursor.insertMarkdown(m_assistantText);
-    m_transcript->verticalScrollBar()->setValue(m_transcript->verticalScrollBar()->maximum());
+    Q_EMIT openInEditorRequested(index.data(TranscriptModel::CallIdRole).toString(),
+                                 index.data(TranscriptModel::ToolNameRole).toString(),
+                                 index.data(TranscriptModel::TextRole).toString());
+}
+
+void ChatPane::copyCurrent()
+{
+    const QModelIndex index = m_view->currentIndex();
+    if (index.isValid())
+        QApplication::clipboard()->setText(index.data(TranscriptModel::TextRole).toString());
+}
+
+void ChatPane::showContextMenu(const QPoint &pos)
+{
+    const QModelIndex index = m_view->indexAt(pos);
+    if (!index.isValid())
+        return;
+    m_view->setCurrentIndex(index);
+    const auto kind = index.data(TranscriptModel::KindRole).value<TranscriptModel::Kind>();
+    QMenu menu(this);
+    menu.addAction(kind == TranscriptModel::Kind::Tool ? tr("Copy code") : tr("Copy"),
+                   this,
+                   &ChatPane::copyCurrent);
+    menu.addAction(
+        tr("Copy all"), this, [this] { QApplication::clipboard()->setText(m_model->plainText()); });
+    if (kind == TranscriptModel::Kind::Tool) {
+        const QString tool = index.data(TranscriptModel::ToolNameRole).toString();
+        if (tool == QLatin1String("run_python") || tool == QLatin1String("run_shell"))
+            menu.addAction(tr("Open in editor"), this, [this, index] { openInEditor(index); });
+        const bool expanded = index.data(TranscriptModel::ExpandedRole).toBool();
+        menu.addAction(expanded ? tr("Collapse") : tr("Expand"), this, [this, index] {
+            m_model->toggleExpanded(index.row());
+        });
+    }
+    menu.exec(m_view->viewport()->mapToGlobal(pos));
 }
 
 void ChatPane::setBusy(bool busy)
@@ -202,45 +245,14 @@ void ChatPane::insertPanel(QWidget *panel)
 
 void ChatPane::clearTranscript()
 {
-    m_inAssistantText = false;
-    m_assistantText.clear();
-    m_transcript->clear();
+    m_model->clear();
+    m_stickToBottom = true;
 }
 
 void ChatPane::showHistory(const nlohmann::json &messages)
 {
-    for (const auto &m : messages) {
-        const QString role = jsonString(m, "role");
-        if (role == QLatin1String("user")) {
-            addUserMessage(jsonString(m, "content"));
-        } else if (role == QLatin1String("assistant")) {
-            const QString content = jsonString(m, "content");
-            if (!content.isEmpty()) {
-                appendAssistantText(content);
-                endAssistantMessage();
-            }
-            if (m.contains("tool_calls") && m["tool_calls"].is_array())
-                for (const auto &call : m["tool_calls"])
-                    addToolCall(
-                        jsonString(call.value("function", nlohmann::json::object()), "name"));
-        } else if (role == QLatin1String("tool")) {
-            const nlohmann::json result
-                = nlohmann::json::parse(jsonString(m, "content").toStdString(), nullptr, false);
-            if (!result.is_object())
-                continue;
-            QStringList files;
-            if (result.contains("files") && result["files"].is_array())
-                for (const auto &f : result["files"])
-                    if (f.is_string())
-                        files << QString::fromStdString(f.get<std::string>());
-            const auto duration = result.find("duration_ms");
-            addToolResult(jsonString(result, "status"),
-                          duration != result.end() && duration->is_number_integer()
-                              ? duration->get<qint64>()
-                              : 0,
-                          files);
-        }
-    }
+    m_stickToBottom = true;
+    m_model->loadHistory(messages);
 }
 
 } // namespace Sandcastle

@@ -4,16 +4,19 @@
 
 #include <QWidget>
 
+class QListView;
 class QToolButton;
 class QPushButton;
-class QTextBrowser;
 
 namespace Sandcastle {
 
 class PromptEdit;
+class TranscriptDelegate;
+class TranscriptModel;
 
-// The conversation: a transcript that streams the assistant's text and shows tool activity,
-// and the prompt box under it. Thin: the agent decides, this only shows and asks.
+// The conversation: the transcript (a list model shown by a delegate: Markdown answers,
+// collapsed reasoning, a collapsible card per tool call, error banners with Retry) and the
+// prompt box under it. Thin: the agent decides, this only shows and asks.
 class ChatPane : public QWidget
 {
     Q_OBJECT
@@ -21,12 +24,21 @@ public:
     explicit ChatPane(QWidget *parent = nullptr);
 
     PromptEdit *promptEdit() const { return m_prompt; }
+    QListView *transcriptView() const { return m_view; }
+    TranscriptModel *transcriptModel() const { return m_model; }
+    TranscriptDelegate *transcriptDelegate() const { return m_delegate; }
     QString transcriptText() const;
 
     void addUserMessage(const QString &text);
     void appendAssistantText(const QString &delta);
-    void addToolCall(const QString &name);
-    void addToolResult(const QString &status, qint64 durationMs, const QStringList &files);
+    void appendReasoning(const QString &delta);
+    // `arguments` as the model sent them; the card shows the code or the path.
+    void addToolCall(const QString &callId, const QString &name, const QString &arguments);
+    void addToolResult(const QString &callId,
+                       const QString &status,
+                       int exitCode,
+                       qint64 durationMs,
+                       const QStringList &files);
     // A red banner; with a Retry link when asking again may help.
     void addError(const QString &message, bool retryable = false);
     void endAssistantMessage();
@@ -44,6 +56,8 @@ Q_SIGNALS:
     void stopCodeRequested();
     void retryRequested();
     void stopAfterStepRequested();
+    // "Open in editor" on a tool card: its code and the tool that ran it.
+    void openInEditorRequested(const QString &callId, const QString &tool, const QString &code);
     // Files dropped on the pane (local paths), to copy into the workspace.
     void filesDropped(const QStringList &paths);
 
@@ -52,16 +66,18 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
-    void appendBlock(const QString &html);
+    void copyCurrent();
+    void showContextMenu(const QPoint &pos);
+    void openInEditor(const QModelIndex &index);
 
-    QTextBrowser *m_transcript = nullptr;
+    TranscriptModel *m_model = nullptr;
+    QListView *m_view = nullptr;
+    TranscriptDelegate *m_delegate = nullptr;
     PromptEdit *m_prompt = nullptr;
     QPushButton *m_sendButton = nullptr;
     QToolButton *m_stopOptions = nullptr;
     bool m_busy = false;
-    bool m_inAssistantText = false;
-    int m_assistantStart = -1; // where the streaming text began, to render it as Markdown
-    QString m_assistantText;
+    bool m_stickToBottom = true; // follows new output until the person scrolls up
 };
 
 } // namespace Sandcastle

@@ -1,0 +1,379 @@
+#include "transcriptmodel.h"
+
+#include <app/llm/jsonfields.h>
+
+namespace Sandcastle {
+
+namespace {
+
+constexpr int FrameMs = 16;
+
+QString kindName(TranscriptModel::Kind kind)
+{
+    switch (kind) {
+    case TranscriptModel::Kind::User:
+        return TranscriptModel::tr("You");
+    case TranscriptModel::Kind::Assistant:
+        return TranscriptModel::tr("Sandcastle");
+    case TranscriptModel::Kind::Tool:
+        return TranscriptModel::tr("Tool");
+    case TranscriptModel::Kind::Error:
+        return TranscriptModel::tr("Error");
+    }
+    return QString();
+}
+
+} // namespace
+
+TranscriptModel::TranscriptModel(QObject *parent)
+    : QAbstractListModel(parent)
+{
+    m_frame.setSingleShot(true);
+    m_frame.setInterval(FrameMs);
+    m_frame.setTimerType(Qt::PreciseTimer);
+    connect(&m_frame, &QTimer::timeout, this, &TranscriptModel::flush);
+}
+
+int TranscriptModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_entries.size());
+}
+
+QVariant TranscriptModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() < 0 || index.row() >= m_entries.size())
+        return {};
+    const Entry &e = m_entries.at(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+        return plainText(index.row());
+    case KindRole:
+        return QVariant::fromValue(e.kind);
+    case TextRole:
+        return e.text;
+    case ReasoningRole:
+        return e.reasoning;
+    case ExpandedRole:
+        return e.expanded;
+    case StreamingRole:
+        return e.streaming;
+    case ToolNameRole:
+        return e.toolName;
+    case CallIdRole:
+        return e.callId;
+    case StatusRole:
+        return e.status;
+    case ExitCodeRole:
+        return e.exitCode;
+    case DurationRole:
+        return e.durationMs;
+    case FilesRole:
+        return e.files;
+    case RetryableRole:
+        return e.retryable;
+    case RevisionRole:
+        return e.revision;
+    default:
+        return {};
+    }
+}
+
+QHash<int, QByteArray> TranscriptModel::roleNames() const
+{
+    return {{KindRole, "kind"},
+            {TextRole, "text"},
+            {ReasoningRole, "reasoning"},
+            {ExpandedRole, "expanded"},
+            {StreamingRole, "streaming"},
+            {ToolNameRole, "toolName"},
+            {CallIdRole, "callId"},
+            {StatusRole, "status"},
+            {ExitCodeRole, "exitCode"},
+            {DurationRole, "durationMs"},
+            {FilesRole, "files"},
+            {RetryableRole, "retryable"},
+            {RevisionRole, "revision"}};
+}
+
+void TranscriptModel::append(Entry entry)
+{
+    const int row = int(m_entries.size());
+    beginInsertRows(QModelIndex(), row, row);
+    m_entries.append(std::move(entry));
+    endInsertRows();
+}
+
+void TranscriptModel::markDirty(int row)
+{
+    ++m_entries[row].revision;
+    m_dirtyFirst = m_dirtyFirst < 0 ? row : std::min(m_dirtyFirst, row);
+    m_dirtyLast = std::max(m_dirtyLast, row);
+    if (!m_frame.isActive())
+        m_frame.start();
+}
+
+void TranscriptModel::flush()
+{
+    m_frame.stop();
+    if (m_dirtyFirst < 0)
+        return;
+    const int first = m_dirtyFirst;
+    const int last = std::min(m_dirtyLast, int(m_entries.size()) - 1);
+    m_dirtyFirst = m_dirtyLast = -1;
+    if (first <= last)
+        Q_EMIT dataChanged(index(first), index(last));
+}
+
+void TranscriptModel::addUserMessage(const QString &text)
+{
+    endAssistantMessage();
+    Entry e;
+    e.kind = Kind::User;
+    e.text = text;
+    append(std::move(e));
+}
+
+TranscriptModel::Entry &TranscriptModel::streamingEntry()
+{
+    if (m_streamingRow < 0) {
+        Entry e;
+        e.kind = Kind::Assistant;
+        e.streaming = true;
+        append(std::move(e));
+        m_streamingRow = int(m_entries.size()) - 1;
+    }
+    return m_entries[m_streamingRow];
+}
+
+void TranscriptModel::appendAssistantText(const QString &delta)
+{
+    if (delta.isEmpty())
+        return;
+    streamingEntry().text += delta;
+    markDirty(m_streamingRow);
+}
+
+void TranscriptModel::appendReasoning(const QString &delta)
+{
+    if (delta.isEmpty())
+        return;
+    streamingEntry().reasoning += delta;
+    markDirty(m_streamingRow);
+}
+
+void TranscriptModel::endAssistantMessage()
+{
+    if (m_streamingRow < 0)
+        return;
+    const int row = m_streamingRow;
+    m_streamingRow = -1;
+    m_entries[row].streaming = false;
+    markDirty(row);
+    flush(); // the finished answer is shown whole at once
+}
+
+void TranscriptModel::addToolCall(const QString &callId, const QString &name, const QString &detail)
+{
+    endAssistantMessage();
+    Entry e;
+    e.kind = Kind::Tool;
+    e.callId = callId;
+    e.toolName = name;
+    e.text = detail;
+    e.status = QStringLiteral("running");
+    append(std::move(e));
+}
+
+void TranscriptModel::setToolResult(const QString &callId,
+                                    const QString &status,
+                                    int exitCode,
+                                    qint64 durationMs,
+                                    const QStringList &files)
+{
+    const int row = rowOfCall(callId);
+    if (row < 0)
+        return;
+    Entry &e = m_entries[row];
+    e.status = status;
+    e.exitCode = exitCode;
+    e.durationMs = durationMs;
+    e.files = files;
+    markDirty(row);
+    flush();
+}
+
+void TranscriptModel::addError(const QString &message, bool retryable)
+{
+    endAssistantMessage();
+    // Only the newest error offers Retry: asking again is about where the conversation is now.
+    for (int row = 0; row < m_entries.size(); ++row) {
+        if (m_entries[row].kind == Kind::Error && m_entries[row].retryable) {
+            m_entries[row].retryable = false;
+            markDirty(row);
+        }
+    }
+    flush();
+    Entry e;
+    e.kind = Kind::Error;
+    e.text = message;
+    e.retryable = retryable;
+    append(std::move(e));
+}
+
+void TranscriptModel::setExpanded(int row, bool expanded)
+{
+    if (row < 0 || row >= m_entries.size() || m_entries[row].expanded == expanded)
+        return;
+    m_entries[row].expanded = expanded;
+    markDirty(row);
+    flush();
+}
+
+void TranscriptModel::toggleExpanded(int row)
+{
+    if (row >= 0 && row < m_entries.size())
+        setExpanded(row, !m_entries[row].expanded);
+}
+
+void TranscriptModel::clear()
+{
+    beginResetModel();
+    m_entries.clear();
+    m_streamingRow = -1;
+    m_dirtyFirst = m_dirtyLast = -1;
+    m_frame.stop();
+    endResetModel();
+}
+
+int TranscriptModel::rowOfCall(const QString &callId) const
+{
+    for (int row = int(m_entries.size()) - 1; row >= 0; --row) {
+        if (m_entries[row].kind == Kind::Tool && m_entries[row].callId == callId)
+            return row;
+    }
+    return -1;
+}
+
+QString TranscriptModel::toolDetail(const QString &name, const QString &arguments)
+{
+    const nlohmann::json args = nlohmann::json::parse(arguments.toStdString(), nullptr, false);
+    if (!args.is_object())
+        return arguments;
+    if (name == QLatin1String("run_python") || name == QLatin1String("run_shell")) {
+        const QString code = jsonString(args, "code");
+        if (!code.isEmpty())
+            return code;
+        const QString command = jsonString(args, "command");
+        if (!command.isEmpty())
+            return command;
+    }
+    const QString path = jsonString(args, "path");
+    if (!path.isEmpty()) {
+        const QString content = jsonString(args, "content");
+        return content.isEmpty() ? path : path + QLatin1Char('\n') + content;
+    }
+    return args.empty() ? QString() : QString::fromStdString(args.dump(2));
+}
+
+void TranscriptModel::loadHistory(const nlohmann::json &messages)
+{
+    beginResetModel();
+    m_entries.clear();
+    m_streamingRow = -1;
+    m_dirtyFirst = m_dirtyLast = -1;
+    m_frame.stop();
+    if (messages.is_array()) {
+        for (const auto &m : messages) {
+            if (!m.is_object())
+                continue;
+            const QString role = jsonString(m, "role");
+            if (role == QLatin1String("user")) {
+                Entry e;
+                e.kind = Kind::User;
+                e.text = jsonString(m, "content");
+                m_entries.append(e);
+            } else if (role == QLatin1String("assistant")) {
+                Entry e;
+                e.kind = Kind::Assistant;
+                e.text = jsonString(m, "content");
+                e.reasoning = jsonString(m, "reasoning");
+                if (!e.text.isEmpty() || !e.reasoning.isEmpty())
+                    m_entries.append(e);
+                const auto calls = m.find("tool_calls");
+                if (calls == m.end() || !calls->is_array())
+                    continue;
+                for (const auto &call : *calls) {
+                    if (!call.is_object())
+                        continue;
+                    const auto fn = call.value("function", nlohmann::json::object());
+                    Entry t;
+                    t.kind = Kind::Tool;
+                    t.callId = jsonString(call, "id");
+                    t.toolName = jsonString(fn, "name");
+                    t.text = toolDetail(t.toolName, jsonString(fn, "arguments"));
+                    t.status = tr("not finished");
+                    m_entries.append(t);
+                }
+            } else if (role == QLatin1String("tool")) {
+                const QString callId = jsonString(m, "tool_call_id");
+                int row = -1;
+                for (int r = int(m_entries.size()) - 1; r >= 0 && row < 0; --r)
+                    if (m_entries[r].kind == Kind::Tool && m_entries[r].callId == callId)
+                        row = r;
+                const nlohmann::json result
+                    = nlohmann::json::parse(jsonString(m, "content").toStdString(), nullptr, false);
+                if (row < 0 || !result.is_object())
+                    continue;
+                Entry &t = m_entries[row];
+                t.status = jsonString(result, "status");
+                const auto exit = result.find("exit_code");
+                t.exitCode
+                    = exit != result.end() && exit->is_number_integer() ? exit->get<int>() : -1;
+                const auto duration = result.find("duration_ms");
+                t.durationMs = duration != result.end() && duration->is_number_integer()
+                                   ? duration->get<qint64>()
+                                   : -1;
+                const auto files = result.find("files");
+                if (files != result.end() && files->is_array())
+                    for (const auto &f : *files)
+                        if (f.is_string())
+                            t.files << QString::fromStdString(f.get<std::string>());
+            }
+        }
+    }
+    endResetModel();
+}
+
+QString TranscriptModel::plainText(int row) const
+{
+    if (row < 0 || row >= m_entries.size())
+        return QString();
+    const Entry &e = m_entries.at(row);
+    QString out = e.kind == Kind::Tool ? e.toolName : kindName(e.kind);
+    if (e.kind == Kind::Tool) {
+        out += QLatin1Char(' ') + e.status;
+        if (e.exitCode >= 0)
+            out += QLatin1Char(' ') + tr("exit %1").arg(e.exitCode);
+        if (e.durationMs >= 0)
+            out += QLatin1Char(' ') + tr("%1 ms").arg(e.durationMs);
+        if (!e.files.isEmpty())
+            out += QStringLiteral(" — ") + e.files.join(QStringLiteral(", "));
+    }
+    out += QLatin1Char('\n');
+    if (!e.reasoning.isEmpty())
+        out += e.reasoning + QLatin1Char('\n');
+    if (e.kind == Kind::Error && e.retryable)
+        return out + e.text + QLatin1Char(' ') + tr("Retry");
+    return out + e.text;
+}
+
+QString TranscriptModel::plainText() const
+{
+    QStringList parts;
+    parts.reserve(m_entries.size());
+    for (int row = 0; row < m_entries.size(); ++row)
+        parts << plainText(row);
+    return parts.join(QStringLiteral("\n\n"));
+}
+
+} // namespace Sandcastle
