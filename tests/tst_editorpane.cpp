@@ -4,6 +4,7 @@
 
 #include <QCheckBox>
 #include <QSignalSpy>
+#include <QTabBar>
 #include <QToolButton>
 #include <QtTest>
 
@@ -97,6 +98,125 @@ private Q_SLOTS:
         QVERIFY(pane.tellsAgent());
         pane.findChild<QCheckBox *>(QStringLiteral("tellAgent"))->setChecked(false);
         QVERIFY(!pane.tellsAgent());
+    }
+
+    void eachRequestGetsASnippetTabThatKeepsItsTimeline()
+    {
+        EditorPane pane;
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QTabBar *tabs = pane.tabBar();
+        QCOMPARE(tabs->count(), 1);
+        pane.beginSnippet(); // the first tab is unused: it is the snippet
+        QCOMPARE(tabs->count(), 1);
+        pane.addAttempt(QStringLiteral("print(1 / 0)\n"), QStringLiteral("call_a"));
+        pane.setCallStatus(QStringLiteral("call_a"), QStringLiteral("error"));
+        pane.addAttempt(QStringLiteral("print(1)\n"), QStringLiteral("call_b"));
+        pane.setCallStatus(QStringLiteral("call_b"), QStringLiteral("ok"));
+        pane.beginSnippet();
+        QCOMPARE(tabs->count(), 2);
+        QCOMPARE(tabs->currentIndex(), 1);
+        QCOMPARE(tabs->tabText(1), QStringLiteral("Snippet 2"));
+        QCOMPARE(pane.attemptText(), QStringLiteral("Your code"));
+        pane.addAttempt(QStringLiteral("print(2)\n"), QStringLiteral("call_c"));
+        QCOMPARE(pane.editor()->text(), QStringLiteral("print(2)\n"));
+
+        // Back to the first request: its code and timeline are as they were.
+        tabs->setCurrentIndex(0);
+        QCOMPARE(pane.editor()->text(), QStringLiteral("print(1)\n"));
+        QCOMPARE(pane.attemptText(), QStringLiteral("Attempt 2 of 2 · ok"));
+        // The person edits it, looks at the other tab and comes back: the edit is kept.
+        pane.editor()->setText(QStringLiteral("print(100)\n"));
+        tabs->setCurrentIndex(1);
+        tabs->setCurrentIndex(0);
+        QCOMPARE(pane.editor()->text(), QStringLiteral("print(100)\n"));
+
+        // A tool call opened from the chat shows its attempt in its tab.
+        tabs->setCurrentIndex(1);
+        pane.openCode(QStringLiteral("call_a"),
+                      QStringLiteral("Agent code"),
+                      QStringLiteral("print(1 / 0)\n"),
+                      QStringLiteral("python"));
+        QCOMPARE(tabs->currentIndex(), 0);
+        QCOMPARE(pane.currentAttempt(), 1);
+        QCOMPARE(pane.attemptText(), QStringLiteral("Attempt 1 of 2 · error"));
+        // A call no tab holds (a stored conversation) gets a tab of its own, once.
+        pane.openCode(QStringLiteral("old_call"),
+                      QStringLiteral("Agent command"),
+                      QStringLiteral("ls -l\n"),
+                      QStringLiteral("bash"));
+        QCOMPARE(tabs->count(), 3);
+        QCOMPARE(pane.currentLanguage(), QStringLiteral("bash"));
+        QCOMPARE(pane.editor()->language(), QStringLiteral("bash"));
+        pane.openCode(QStringLiteral("old_call"),
+                      QStringLiteral("Agent command"),
+                      QStringLiteral("ls -l\n"),
+                      QStringLiteral("bash"));
+        QCOMPARE(tabs->count(), 3);
+        QSignalSpy run(&pane, &EditorPane::runRequested);
+        pane.editor()->setFocus();
+        QTest::keyClick(pane.editor(), Qt::Key_Return, Qt::ControlModifier);
+        QCOMPARE(run.size(), 1);
+        QCOMPARE(run.last().at(1).toString(), QStringLiteral("bash")); // runs as a shell command
+
+        // While the agent streams code, its tab stays in front.
+        pane.showAgentTab();
+        QCOMPARE(tabs->currentIndex(), 1);
+        pane.editor()->setAgentWriting(true);
+        tabs->setCurrentIndex(0);
+        QCOMPARE(tabs->currentIndex(), 1);
+        pane.editor()->setAgentWriting(false);
+
+        // Closing the agent's tab: its next attempt opens a new snippet.
+        pane.closeTab(1);
+        QCOMPARE(tabs->count(), 2);
+        pane.addAttempt(QStringLiteral("print(3)\n"), QStringLiteral("call_d"));
+        QCOMPARE(tabs->count(), 3);
+        QCOMPARE(tabs->tabText(2), QStringLiteral("Snippet 3"));
+    }
+
+    void aWorkspaceFileIsEditedInATabAndSavedWithCtrlS()
+    {
+        EditorPane pane;
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QSignalSpy save(&pane, &EditorPane::saveRequested);
+        pane.openFile(
+            QStringLiteral("src/job.py"), QStringLiteral("x = 1\n"), QStringLiteral("python"));
+        QTabBar *tabs = pane.tabBar();
+        QCOMPARE(tabs->count(), 2);
+        QCOMPARE(tabs->tabText(1), QStringLiteral("job.py"));
+        QCOMPARE(pane.currentFile(), QStringLiteral("src/job.py"));
+        QVERIFY(!pane.isModified(1));
+        pane.editor()->setFocus();
+        pane.editor()->setText(QStringLiteral("x = 2\n"));
+        QVERIFY(pane.isModified(1));
+        QCOMPARE(tabs->tabText(1), QStringLiteral("job.py •"));
+        QTest::keyClick(pane.editor(), Qt::Key_S, Qt::ControlModifier);
+        QCOMPARE(save.size(), 1);
+        QCOMPARE(save.last().at(0).toString(), QStringLiteral("src/job.py"));
+        QCOMPARE(save.last().at(1).toString(), QStringLiteral("x = 2\n"));
+        QVERIFY(pane.isModified(1)); // until the window says it is written
+        pane.markSaved(QStringLiteral("src/job.py"), QStringLiteral("x = 2\n"));
+        QVERIFY(!pane.isModified(1));
+        QCOMPARE(tabs->tabText(1), QStringLiteral("job.py"));
+
+        // Opening it again shows the open tab; an unsaved edit is kept, and saved at a reset.
+        pane.editor()->setText(QStringLiteral("x = 3\n"));
+        tabs->setCurrentIndex(0);
+        pane.openFile(
+            QStringLiteral("src/job.py"), QStringLiteral("x = 2\n"), QStringLiteral("python"));
+        QCOMPARE(tabs->currentIndex(), 1);
+        QCOMPARE(pane.editor()->text(), QStringLiteral("x = 3\n"));
+        tabs->setCurrentIndex(0);
+        pane.reset();
+        QCOMPARE(save.size(), 2);
+        QCOMPARE(save.last().at(1).toString(), QStringLiteral("x = 3\n"));
+        QCOMPARE(tabs->count(), 1);
+        QCOMPARE(pane.editor()->text(), QString());
+        // A snippet tab has nothing to save.
+        QTest::keyClick(pane.editor(), Qt::Key_S, Qt::ControlModifier);
+        QCOMPARE(save.size(), 2);
     }
 };
 

@@ -36,6 +36,8 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSplitter>
+#include <QStatusBar>
+#include <QTabBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QToolButton>
@@ -366,6 +368,63 @@ private Q_SLOTS:
         QTest::keyClick(window.editor(), Qt::Key_Return, Qt::ControlModifier);
         QVERIFY(ran.wait(60000));
         QTRY_VERIFY(window.console()->toPlainText().contains(QStringLiteral("person says 43")));
+
+        // The chat shows each call as a card with how it ended; "Open in editor" on the first
+        // brings back attempt 1.
+        TranscriptModel *transcript = window.chatPane()->transcriptModel();
+        const int first = transcript->rowOfCall(QStringLiteral("a1"));
+        const int second = transcript->rowOfCall(QStringLiteral("a2"));
+        QVERIFY(first >= 0 && second > first);
+        QCOMPARE(transcript->index(first).data(TranscriptModel::StatusRole).toString(),
+                 QStringLiteral("error"));
+        QCOMPARE(transcript->index(first).data(TranscriptModel::ExitCodeRole).toInt(), 1);
+        QCOMPARE(transcript->index(second).data(TranscriptModel::StatusRole).toString(),
+                 QStringLiteral("ok"));
+        QVERIFY(transcript->index(second).data(TranscriptModel::DurationRole).toLongLong() >= 0);
+        QVERIFY(clickTranscript(window.chatPane(), first, TranscriptDelegate::Hit::OpenInEditor));
+        QCOMPARE(pane->attemptText(), QStringLiteral("Attempt 1 of 2 · error"));
+        QCOMPARE(window.editor()->text(), QStringLiteral("print(undefined_name)"));
+    }
+
+    void aWorkspaceFileOpensInAnEditorTabAndCtrlSSavesIt()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        MainWindow window(settingsFor(server));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.newConversation();
+        const QDir workspace(window.filesPane()->root());
+        QFile job(workspace.filePath(QStringLiteral("job.py")));
+        QVERIFY(job.open(QIODevice::WriteOnly));
+        job.write("total = 1\n");
+        job.close();
+        QVERIFY(QFile::link(QStringLiteral("/etc/passwd"),
+                            workspace.filePath(QStringLiteral("passwd"))));
+
+        EditorPane *pane = window.editorPane();
+        const int tabs = pane->tabBar()->count();
+        // A link planted to a host file is refused, never read.
+        Q_EMIT window.filesPane()->openInEditorRequested(QStringLiteral("passwd"));
+        QCOMPARE(pane->tabBar()->count(), tabs);
+        QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("Cannot edit")),
+                 qPrintable(window.statusBar()->currentMessage()));
+        QVERIFY(!window.editor()->text().contains(QStringLiteral("root:")));
+
+        Q_EMIT window.filesPane()->openInEditorRequested(QStringLiteral("job.py"));
+        QCOMPARE(pane->tabBar()->count(), tabs + 1);
+        QCOMPARE(pane->currentFile(), QStringLiteral("job.py"));
+        QCOMPARE(window.editor()->text(), QStringLiteral("total = 1\n"));
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        window.editor()->setFocus();
+        QTest::keyClick(window.editor(), Qt::Key_End);
+        QTest::keyClicks(window.editor(), QStringLiteral(" + 41"));
+        QVERIFY(
+            pane->tabBar()->tabText(pane->tabBar()->currentIndex()).endsWith(QStringLiteral("•")));
+        QTest::keyClick(window.editor(), Qt::Key_S, Qt::ControlModifier);
+        QVERIFY(job.open(QIODevice::ReadOnly));
+        QCOMPARE(job.readAll(), QByteArray("total = 1 + 41\n"));
+        QVERIFY(!pane->isModified(pane->tabBar()->currentIndex()));
     }
 
     void fiftyMegabytesOfOutputLeaveTheWindowResponsive()

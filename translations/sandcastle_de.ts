@@ -297,6 +297,22 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
         <translation># Versuch 1: nichts Früheres zum Vergleichen.
 </translation>
     </message>
+    <message>
+        <source>Snippet %1</source>
+        <translation>Schnipsel %1</translation>
+    </message>
+    <message>
+        <source>Close %1</source>
+        <translation>%1 schließen</translation>
+    </message>
+    <message>
+        <source>%1 has changes that are not saved.</source>
+        <translation>%1 hat ungespeicherte Änderungen.</translation>
+    </message>
+    <message>
+        <source>%1 (not saved; Ctrl+S)</source>
+        <translation>%1 (nicht gespeichert; Strg+S)</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::FilesPane</name>
@@ -343,6 +359,10 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
     <message>
         <source>Show in the file manager</source>
         <translation>Im Dateimanager zeigen</translation>
+    </message>
+    <message>
+        <source>Open in editor</source>
+        <translation>Im Editor öffnen</translation>
     </message>
 </context>
 <context>
@@ -550,6 +570,34 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
     <message>
         <source>Sandbox: failed — %1</source>
         <translation>Sandbox: fehlgeschlagen — %1</translation>
+    </message>
+    <message>
+        <source>Agent command</source>
+        <translation>Befehl des Agenten</translation>
+    </message>
+    <message>
+        <source>Agent code</source>
+        <translation>Code des Agenten</translation>
+    </message>
+    <message>
+        <source>it is larger than %1 MB</source>
+        <translation>sie ist größer als %1 MB</translation>
+    </message>
+    <message>
+        <source>it is not a text file</source>
+        <translation>sie ist keine Textdatei</translation>
+    </message>
+    <message>
+        <source>Cannot edit %1: %2</source>
+        <translation>%1 kann nicht bearbeitet werden: %2</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>Nicht gespeichert: %1</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 gespeichert</translation>
     </message>
 </context>
 <context>

@@ -79,7 +79,7 @@
     </message>
     <message>
         <source>Open in editor</source>
-        <translation>Ouvrir dans l'éditeur</translation>
+        <translation>Ouvrir dans l&apos;éditeur</translation>
     </message>
     <message>
         <source>Collapse</source>
@@ -297,6 +297,22 @@ dernière modification %2 · %n messages</numerusform>
         <translation># Tentative 1 : rien d’antérieur à comparer.
 </translation>
     </message>
+    <message>
+        <source>Snippet %1</source>
+        <translation>Extrait %1</translation>
+    </message>
+    <message>
+        <source>Close %1</source>
+        <translation>Fermer %1</translation>
+    </message>
+    <message>
+        <source>%1 has changes that are not saved.</source>
+        <translation>%1 contient des modifications non enregistrées.</translation>
+    </message>
+    <message>
+        <source>%1 (not saved; Ctrl+S)</source>
+        <translation>%1 (non enregistré ; Ctrl+S)</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::FilesPane</name>
@@ -343,6 +359,10 @@ dernière modification %2 · %n messages</numerusform>
     <message>
         <source>Show in the file manager</source>
         <translation>Afficher dans le gestionnaire de fichiers</translation>
+    </message>
+    <message>
+        <source>Open in editor</source>
+        <translation>Ouvrir dans l'éditeur</translation>
     </message>
 </context>
 <context>
@@ -550,6 +570,34 @@ dernière modification %2 · %n messages</numerusform>
     <message>
         <source>Sandbox: failed — %1</source>
         <translation>Bac à sable : échec — %1</translation>
+    </message>
+    <message>
+        <source>Agent command</source>
+        <translation>Commande de l'agent</translation>
+    </message>
+    <message>
+        <source>Agent code</source>
+        <translation>Code de l'agent</translation>
+    </message>
+    <message>
+        <source>it is larger than %1 MB</source>
+        <translation>il dépasse %1 Mo</translation>
+    </message>
+    <message>
+        <source>it is not a text file</source>
+        <translation>ce n'est pas un fichier texte</translation>
+    </message>
+    <message>
+        <source>Cannot edit %1: %2</source>
+        <translation>Impossible de modifier %1 : %2</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>Non enregistré : %1</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 enregistré</translation>
     </message>
 </context>
 <context>
@@ -808,7 +856,7 @@ dernière modification %2 · %n messages</numerusform>
     </message>
     <message>
         <source>Open in editor</source>
-        <translation>Ouvrir dans l'éditeur</translation>
+        <translation>Ouvrir dans l&apos;éditeur</translation>
     </message>
     <message numerus="yes">
         <source>… %n more line(s)</source>

@@ -17,11 +17,13 @@
 #include <app/agent/filetools.h>
 #include <app/keystore.h>
 #include <app/llm/chatclient.h>
+#include <app/llm/jsonfields.h>
 #include <app/store/conversationexport.h>
 #include <app/store/conversationmanager.h>
 #include <app/store/conversationrecorder.h>
 #include <app/store/conversationstore.h>
 #include <sandbox/containerengine.h>
+#include <sandbox/pathguard.h>
 #include <sandbox/sandboxsession.h>
 
 #include <QAction>
@@ -29,6 +31,7 @@
 #include <QCloseEvent>
 #include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFrame>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
@@ -39,6 +42,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStringDecoder>
 #include <QSystemTrayIcon>
 #include <QTimer>
 #include <QUuid>
@@ -272,6 +276,18 @@ void MainWindow::connectAgent()
                 updateUsage();
             });
     connect(m_editorPane, &EditorPane::runRequested, this, &MainWindow::runPersonCode);
+    connect(m_editorPane, &EditorPane::saveRequested, this, &MainWindow::saveWorkspaceFile);
+    connect(m_files, &FilesPane::openInEditorRequested, this, &MainWindow::openWorkspaceFile);
+    connect(m_chat,
+            &ChatPane::openInEditorRequested,
+            this,
+            [this](const QString &callId, const QString &tool, const QString &code) {
+                const bool shell = tool == QLatin1String("run_shell");
+                m_editorPane->openCode(callId,
+                                       shell ? tr("Agent command") : tr("Agent code"),
+                                       code,
+                                       shell ? QStringLiteral("bash") : QStringLiteral("python"));
+            });
     // A rename in the list renames the window when it is this conversation.
     connect(m_conversationModel,
             &ConversationListModel::dataChanged,
@@ -320,6 +336,7 @@ void MainWindow::connectAgent()
         m_agent, &AgentRun::toolCallStarted, this, [this](const QString &, const QString &name) {
             m_chat->endAssistantMessage();
             if (name == QLatin1String("run_python")) {
+                m_editorPane->showAgentTab();
                 m_editor->setAgentWriting(true);
                 m_editor->showStreamingCode(QString());
             }
@@ -347,16 +364,14 @@ void MainWindow::connectAgent()
             this,
             [this](const QString &id, const QString &language, const QString &code) {
                 if (language == QLatin1String("python"))
-                    m_attemptOf.insert(id, m_editorPane->addAttempt(code));
+                    m_editorPane->addAttempt(code, id);
             });
     connect(m_agent,
             &AgentRun::toolResult,
             this,
             [this](const QString &id, const ExecutionResult &result) {
                 notifyIfAway(result);
-                if (m_attemptOf.contains(id))
-                    m_editorPane->setAttemptStatus(m_attemptOf.take(id),
-                                                   ExecutionResult::statusName(result.status));
+                m_editorPane->setCallStatus(id, ExecutionResult::statusName(result.status));
                 m_console->endRun(result);
                 m_chat->addToolResult(id,
                                       ExecutionResult::statusName(result.status),
@@ -487,20 +502,67 @@ QStringList MainWindow::uploadFiles(const QStringList &paths)
 
 void MainWindow::runEditorCode()
 {
-    runPersonCode(m_editor->text());
+    runPersonCode(m_editor->text(), m_editorPane->currentLanguage());
 }
 
-void MainWindow::runPersonCode(const QString &code)
+void MainWindow::runPersonCode(const QString &code, const QString &language)
 {
     if (m_agent->isRunning() || m_personRunning || code.trimmed().isEmpty())
         return;
     m_personRunning = true;
     m_personCode = code;
     ensureConversationSaved(tr("Code run by hand"));
-    m_recorder->personRunStarted(m_personCode);
+    const bool shell = language == QLatin1String("bash");
+    m_recorder->personRunStarted(m_personCode,
+                                 shell ? QStringLiteral("shell") : QStringLiteral("python"));
     m_console->beginRun(tr("your code"));
-    m_session->runPython(m_personCode);
+    if (shell)
+        m_session->runShell(m_personCode);
+    else
+        m_session->runPython(m_personCode);
     updateStatus();
+}
+
+void MainWindow::openWorkspaceFile(const QString &relativePath)
+{
+    constexpr qint64 MaxEditable = 2 * 1024 * 1024;
+    bool truncated = false;
+    const Result<QByteArray> bytes
+        = PathGuard::readFile(m_files->root(), relativePath, MaxEditable, &truncated);
+    QString problem;
+    QString text;
+    if (!bytes) {
+        problem = bytes.error();
+    } else if (truncated) {
+        problem = tr("it is larger than %1 MB").arg(MaxEditable / (1024 * 1024));
+    } else {
+        QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+        text = decoder.decode(bytes.value());
+        if (decoder.hasError() || bytes.value().contains('\0'))
+            problem = tr("it is not a text file");
+    }
+    if (!problem.isEmpty()) {
+        statusBar()->showMessage(tr("Cannot edit %1: %2").arg(relativePath, problem), 8000);
+        return;
+    }
+    const QString suffix = QFileInfo(relativePath).suffix().toLower();
+    const QString language = suffix == QLatin1String("py") ? QStringLiteral("python")
+                             : suffix == QLatin1String("sh") || suffix == QLatin1String("bash")
+                                 ? QStringLiteral("bash")
+                                 : QStringLiteral("text");
+    m_editorPane->openFile(relativePath, text, language);
+    m_editor->setFocus();
+}
+
+void MainWindow::saveWorkspaceFile(const QString &relativePath, const QString &text)
+{
+    const nlohmann::json result = FileTools::writeFile(m_files->root(), relativePath, text);
+    if (jsonString(result, "status") != QLatin1String("ok")) {
+        statusBar()->showMessage(tr("Not saved: %1").arg(jsonString(result, "error")), 10000);
+        return;
+    }
+    m_editorPane->markSaved(relativePath, text);
+    statusBar()->showMessage(tr("Saved %1").arg(relativePath), 3000);
 }
 
 void MainWindow::openSettings()
@@ -667,8 +729,7 @@ void MainWindow::switchTo(const QString &conversationId,
     m_files->setRoot(workspace);
     m_session->setConfig(m_settings.sandboxConfig(conversationId, workspace));
     m_agent->loadHistory(messages);
-    m_editorPane->beginSnippet();
-    m_editor->clear();
+    m_editorPane->reset();
     m_chat->clearTranscript();
     m_chat->showHistory(messages);
     m_console->clear();

@@ -62,7 +62,11 @@ public:
     // Copies the person's files into the workspace and mentions them in the prompt box.
     QStringList uploadFiles(const QStringList &paths);
     // Runs code the person gives (the editor's text, or its selection) in the sandbox.
-    void runPersonCode(const QString &code);
+    void runPersonCode(const QString &code, const QString &language = QStringLiteral("python"));
+    // A workspace file opened from the files pane into an editor tab, and saved back (Ctrl+S);
+    // both through PathGuard: a planted link is refused, never followed.
+    void openWorkspaceFile(const QString &relativePath);
+    void saveWorkspaceFile(const QString &relativePath, const QString &text);
     void openSettings();
     WelcomePanel *welcomePanel() const { return m_welcome; }
     // First launch: which model servers answer on this machine (loopback only).
@@ -116,7 +120,6 @@ private:
     ChatPane *m_chat = nullptr;
     EditorPane *m_editorPane = nullptr;
     CodeEditor *m_editor = nullptr;
-    QHash<QString, int> m_attemptOf; // tool call id -> attempt number
     ConsolePane *m_console = nullptr;
     FilesPane *m_files = nullptr;
     QSplitter *m_mainSplitter = nullptr;

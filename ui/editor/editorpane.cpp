@@ -3,10 +3,13 @@
 #include "codeeditor.h"
 
 #include <QCheckBox>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMessageBox>
 #include <QShortcut>
 #include <QStackedWidget>
+#include <QTabBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -14,6 +17,7 @@ namespace Sandcastle {
 
 EditorPane::EditorPane(QWidget *parent)
     : QWidget(parent)
+    , m_tabs(new QTabBar(this))
     , m_editor(new CodeEditor(this))
     , m_diff(new CodeEditor(this))
     , m_stack(new QStackedWidget(this))
@@ -61,18 +65,24 @@ EditorPane::EditorPane(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
+    layout->addWidget(m_tabs);
     layout->addLayout(bar);
     layout->addWidget(m_stack, 1);
 
-    connect(m_previous, &QToolButton::clicked, this, [this] { showAttempt(m_current - 1); });
-    connect(m_next, &QToolButton::clicked, this, [this] { showAttempt(m_current + 1); });
+    connect(m_previous, &QToolButton::clicked, this, [this] { showAttempt(tab().current - 1); });
+    connect(m_next, &QToolButton::clicked, this, [this] { showAttempt(tab().current + 1); });
     connect(m_diffButton, &QToolButton::toggled, this, &EditorPane::setDiffShown);
-    connect(run, &QToolButton::clicked, this, [this] { Q_EMIT runRequested(m_editor->text()); });
+    connect(run, &QToolButton::clicked, this, [this] {
+        Q_EMIT runRequested(m_editor->text(), tab().language);
+    });
     auto *runShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
     runShortcut->setContext(Qt::WidgetWithChildrenShortcut);
     connect(runShortcut, &QShortcut::activated, this, [this] {
-        Q_EMIT runRequested(m_editor->text());
+        Q_EMIT runRequested(m_editor->text(), tab().language);
     });
+    auto *save = new QShortcut(QKeySequence::Save, this);
+    save->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(save, &QShortcut::activated, this, &EditorPane::saveCurrent);
     auto *runSelection = new QShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Return), this);
     runSelection->setContext(Qt::WidgetWithChildrenShortcut);
     connect(runSelection, &QShortcut::activated, this, [this] {
@@ -83,44 +93,309 @@ EditorPane::EditorPane(QWidget *parent)
             m_editor->getCursorPosition(&line, &column);
             code = m_editor->text(line);
         }
-        Q_EMIT runRequested(code);
+        Q_EMIT runRequested(code, tab().language);
     });
+
+    m_tabs->setObjectName(QStringLiteral("editorTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->setTabsClosable(true);
+    m_tabs->setExpanding(false);
+    m_tabs->setElideMode(Qt::ElideMiddle);
+    m_tabs->setUsesScrollButtons(true);
+    connect(m_tabs, &QTabBar::currentChanged, this, [this](int index) {
+        if (index >= 0 && index != m_active)
+            activate(index);
+    });
+    connect(m_tabs, &QTabBar::tabCloseRequested, this, &EditorPane::closeTab);
+    connect(m_editor, &CodeEditor::textChanged, this, [this] {
+        if (m_active >= 0 && tab().kind == Tab::Kind::File)
+            updateTitle(m_active);
+    });
+    reset();
+}
+
+int EditorPane::addTab(Tab tab)
+{
+    m_tabData.append(std::move(tab));
+    const int index = int(m_tabData.size()) - 1;
+    const QSignalBlocker block(m_tabs);
+    m_tabs->addTab(QString());
+    updateTitle(index);
+    return index;
+}
+
+void EditorPane::storeEditor()
+{
+    if (m_active >= 0 && m_active < m_tabData.size())
+        tab().text = m_editor->text();
+}
+
+void EditorPane::activate(int index)
+{
+    if (index < 0 || index >= m_tabData.size())
+        return;
+    if (m_editor->isAgentWriting() && index != m_active) {
+        // The agent's code is streaming into the editor: its tab stays in front.
+        const QSignalBlocker block(m_tabs);
+        m_tabs->setCurrentIndex(m_active);
+        return;
+    }
+    if (index != m_active)
+        storeEditor();
+    m_active = index;
+    {
+        const QSignalBlocker block(m_tabs);
+        m_tabs->setCurrentIndex(index);
+    }
+    m_editor->setLanguage(tab().language);
+    if (m_editor->text() != tab().text)
+        m_editor->setText(tab().text);
+    setDiffShown(false);
+    updateTitle(index);
     updateBar();
+}
+
+void EditorPane::updateTitle(int index)
+{
+    const Tab &t = m_tabData[index];
+    QString title = t.title;
+    if (t.kind == Tab::Kind::File && isModified(index))
+        title += QStringLiteral(" •");
+    m_tabs->setTabText(index, title);
+    m_tabs->setTabToolTip(index, t.kind == Tab::Kind::File ? t.file : t.title);
+}
+
+bool EditorPane::isModified(int index) const
+{
+    if (index < 0 || index >= m_tabData.size() || m_tabData[index].kind != Tab::Kind::File)
+        return false;
+    const QString text = index == m_active ? m_editor->text() : m_tabData[index].text;
+    return text != m_tabData[index].savedText;
+}
+
+const AttemptHistory &EditorPane::history() const
+{
+    return tab().history;
+}
+
+int EditorPane::currentAttempt() const
+{
+    return tab().current;
+}
+
+QString EditorPane::currentFile() const
+{
+    return tab().kind == Tab::Kind::File ? tab().file : QString();
+}
+
+QString EditorPane::currentLanguage() const
+{
+    return tab().language;
+}
+
+void EditorPane::reset()
+{
+    storeEditor();
+    for (int i = 0; i < m_tabData.size(); ++i) {
+        if (isModified(i))
+            Q_EMIT saveRequested(m_tabData[i].file,
+                                 i == m_active ? m_editor->text() : m_tabData[i].text);
+    }
+    m_tabData.clear();
+    {
+        const QSignalBlocker block(m_tabs);
+        while (m_tabs->count() > 0)
+            m_tabs->removeTab(0);
+    }
+    m_snippets = 0;
+    m_active = -1;
+    Tab first;
+    first.title = tr("Snippet %1").arg(++m_snippets);
+    m_agentTab = addTab(std::move(first));
+    m_editor->setText(QString());
+    activate(m_agentTab);
 }
 
 void EditorPane::beginSnippet()
 {
-    m_history.clear();
-    m_current = 0;
-    setDiffShown(false);
-    updateBar();
+    // The newest snippet tab is reused when nothing was written in it yet.
+    for (int i = int(m_tabData.size()) - 1; i >= 0; --i) {
+        const Tab &t = m_tabData[i];
+        if (t.kind != Tab::Kind::Snippet)
+            continue;
+        const QString text = i == m_active ? m_editor->text() : t.text;
+        if (t.history.count() == 0 && text.trimmed().isEmpty()) {
+            m_agentTab = i;
+            activate(i);
+            setDiffShown(false);
+            updateBar();
+            return;
+        }
+        break;
+    }
+    Tab snippet;
+    snippet.title = tr("Snippet %1").arg(++m_snippets);
+    m_agentTab = addTab(std::move(snippet));
+    activate(m_agentTab);
 }
 
-int EditorPane::addAttempt(const QString &code)
+void EditorPane::showAgentTab()
 {
-    const int number = m_history.add(code);
-    m_current = number;
-    if (m_editor->text() != code)
-        m_editor->setText(code);
-    updateBar();
-    updateDiff();
+    if (m_agentTab < 0)
+        beginSnippet();
+    else
+        activate(m_agentTab);
+}
+
+int EditorPane::addAttempt(const QString &code, const QString &callId)
+{
+    if (m_agentTab < 0) { // the person closed it while the agent worked
+        Tab snippet;
+        snippet.title = tr("Snippet %1").arg(++m_snippets);
+        m_agentTab = addTab(std::move(snippet));
+    }
+    Tab &t = m_tabData[m_agentTab];
+    const int number = t.history.add(code);
+    if (!callId.isEmpty())
+        t.calls.insert(callId, number);
+    t.current = number;
+    t.text = code;
+    if (m_agentTab == m_active) {
+        if (m_editor->text() != code)
+            m_editor->setText(code);
+        updateBar();
+        updateDiff();
+    }
     return number;
 }
 
 void EditorPane::setAttemptStatus(int number, const QString &status)
 {
-    m_history.setStatus(number, status);
+    if (m_agentTab < 0)
+        return;
+    m_tabData[m_agentTab].history.setStatus(number, status);
     updateBar();
+}
+
+void EditorPane::setCallStatus(const QString &callId, const QString &status)
+{
+    for (Tab &t : m_tabData) {
+        const int number = t.calls.value(callId, 0);
+        if (number > 0) {
+            t.history.setStatus(number, status);
+            updateBar();
+            return;
+        }
+    }
 }
 
 void EditorPane::showAttempt(int number)
 {
-    if (number < 1 || number > m_history.count() || m_editor->isAgentWriting())
+    if (number < 1 || number > tab().history.count() || m_editor->isAgentWriting())
         return;
-    m_current = number;
-    m_editor->setText(m_history.at(number).code);
+    tab().current = number;
+    m_editor->setText(tab().history.at(number).code);
     updateBar();
     updateDiff();
+}
+
+void EditorPane::openCode(const QString &callId,
+                          const QString &title,
+                          const QString &code,
+                          const QString &language)
+{
+    for (int i = 0; i < m_tabData.size(); ++i) {
+        const auto found = m_tabData[i].calls.constFind(callId);
+        if (callId.isEmpty() || found == m_tabData[i].calls.constEnd())
+            continue;
+        activate(i);
+        if (*found > 0)
+            showAttempt(*found);
+        return;
+    }
+    Tab t;
+    t.kind = Tab::Kind::Code;
+    t.title = title;
+    t.text = code;
+    t.language = language;
+    if (!callId.isEmpty())
+        t.calls.insert(callId, 0);
+    activate(addTab(std::move(t)));
+}
+
+void EditorPane::openFile(const QString &relativePath, const QString &text, const QString &language)
+{
+    for (int i = 0; i < m_tabData.size(); ++i) {
+        if (m_tabData[i].kind == Tab::Kind::File && m_tabData[i].file == relativePath) {
+            activate(i); // what is open (and maybe edited) stays as it is
+            return;
+        }
+    }
+    Tab t;
+    t.kind = Tab::Kind::File;
+    t.title = QFileInfo(relativePath).fileName();
+    t.file = relativePath;
+    t.text = text;
+    t.savedText = text;
+    t.language = language;
+    activate(addTab(std::move(t)));
+}
+
+void EditorPane::markSaved(const QString &relativePath, const QString &text)
+{
+    for (int i = 0; i < m_tabData.size(); ++i) {
+        if (m_tabData[i].kind == Tab::Kind::File && m_tabData[i].file == relativePath) {
+            m_tabData[i].savedText = text;
+            updateTitle(i);
+        }
+    }
+    updateBar();
+}
+
+void EditorPane::saveCurrent()
+{
+    if (tab().kind != Tab::Kind::File)
+        return;
+    storeEditor();
+    Q_EMIT saveRequested(tab().file, tab().text);
+}
+
+void EditorPane::closeTab(int index)
+{
+    if (index < 0 || index >= m_tabData.size()
+        || (m_editor->isAgentWriting() && index == m_agentTab))
+        return;
+    if (isModified(index)) {
+        activate(index);
+        const auto answer = QMessageBox::question(
+            this,
+            tr("Close %1").arg(m_tabData[index].title),
+            tr("%1 has changes that are not saved.").arg(m_tabData[index].file),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
+            QMessageBox::Save);
+        if (answer == QMessageBox::Cancel)
+            return;
+        if (answer == QMessageBox::Save)
+            saveCurrent();
+    }
+    if (m_tabData.size() == 1) { // never empty: a fresh snippet instead
+        reset();
+        return;
+    }
+    storeEditor();
+    m_tabData.removeAt(index);
+    {
+        const QSignalBlocker block(m_tabs);
+        m_tabs->removeTab(index);
+    }
+    if (m_agentTab == index)
+        m_agentTab = -1;
+    else if (m_agentTab > index)
+        --m_agentTab;
+    const int next
+        = m_active > index ? m_active - 1 : std::min(m_active, int(m_tabData.size()) - 1);
+    m_active = -1; // the closed tab's text is gone: nothing to store
+    activate(next);
 }
 
 void EditorPane::setDiffShown(bool shown)
@@ -151,28 +426,42 @@ QString EditorPane::attemptText() const
 
 void EditorPane::updateBar()
 {
-    const int count = m_history.count();
-    m_previous->setEnabled(m_current > 1);
-    m_next->setEnabled(m_current < count);
+    const Tab &t = tab();
+    const int count = t.history.count();
+    const bool snippet = t.kind == Tab::Kind::Snippet;
+    m_previous->setVisible(snippet);
+    m_next->setVisible(snippet);
+    m_previous->setEnabled(t.current > 1);
+    m_next->setEnabled(t.current < count);
     m_diffButton->setEnabled(count > 0);
+    if (t.kind == Tab::Kind::File) {
+        m_attemptLabel->setText(isModified(m_active) ? tr("%1 (not saved; Ctrl+S)").arg(t.file)
+                                                     : t.file);
+        return;
+    }
+    if (t.kind == Tab::Kind::Code) {
+        m_attemptLabel->setText(t.title);
+        return;
+    }
     if (count == 0) {
         m_attemptLabel->setText(tr("Your code"));
         return;
     }
-    const QString status = m_history.at(m_current).status;
+    const QString status = t.history.at(t.current).status;
     m_attemptLabel->setText(
-        status.isEmpty() ? tr("Attempt %1 of %2").arg(m_current).arg(count)
-                         : tr("Attempt %1 of %2 · %3").arg(m_current).arg(count).arg(status));
+        status.isEmpty() ? tr("Attempt %1 of %2").arg(t.current).arg(count)
+                         : tr("Attempt %1 of %2 · %3").arg(t.current).arg(count).arg(status));
 }
 
 void EditorPane::updateDiff()
 {
-    if (m_current < 1)
+    const Tab &t = tab();
+    if (t.current < 1)
         return;
     const QString edited = m_editor->text();
-    const bool personEdited = edited != m_history.at(m_current).code;
-    QString diff = personEdited ? m_history.diffToEdited(m_current, edited)
-                                : m_history.diffToPrevious(m_current);
+    const bool personEdited = edited != t.history.at(t.current).code;
+    QString diff = personEdited ? t.history.diffToEdited(t.current, edited)
+                                : t.history.diffToPrevious(t.current);
     if (diff.isEmpty())
         diff = tr("# Attempt 1: nothing earlier to compare with.\n");
     m_diff->setText(diff);

@@ -296,6 +296,9 @@ void FilesPane::showMenu(const QPoint &position)
         menu.addAction(tr("Open with the default application"), this, [this, relative] {
             openExternally(relative);
         });
+        menu.addAction(tr("Open in editor"), this, [this, relative] {
+            Q_EMIT openInEditorRequested(relative);
+        });
         menu.addAction(tr("Save a copy…"), this, [this, relative] { saveCopy(relative); });
     }
     menu.addAction(tr("Show in the file manager"), this, [this, relative, isDir] {

@@ -43,6 +43,8 @@ Q_SIGNALS:
     // Files dragged in from outside (local paths), to copy into the workspace.
     void filesDropped(const QStringList &paths);
     void previewShown(const QString &relativePath, Sandcastle::FilePreview::Kind kind);
+    // "Open in editor" on a file: the window reads it (through PathGuard) into an editor tab.
+    void openInEditorRequested(const QString &relativePath);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
