@@ -1,6 +1,7 @@
 #include <ui/console/ansiparser.h>
 #include <ui/console/consolepane.h>
 
+#include <QScrollBar>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -150,6 +151,35 @@ private Q_SLOTS:
         QVERIFY(console.document()->blockCount() <= 1001);
         QVERIFY(console.toPlainText().contains(QStringLiteral("not shown here")));
         QVERIFY(console.toPlainText().endsWith(QStringLiteral("line 4999\n")));
+    }
+
+    void theEndStaysInViewWhenAWideLineBringsTheHorizontalScrollBar()
+    {
+        ConsolePane console;
+        console.resize(300, 200);
+        console.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&console));
+        auto atEnd = [&] {
+            QApplication::processEvents();
+            return console.verticalScrollBar()->value() == console.verticalScrollBar()->maximum()
+                   && console.verticalScrollBar()->maximum() > 0;
+        };
+        for (int i = 0; i < 40; ++i)
+            console.appendOutput(OutputStream::Stdout, QStringLiteral("line %1\n").arg(i));
+        console.flush();
+        QVERIFY(atEnd());
+        console.appendOutput(OutputStream::Stderr,
+                             QString(400, QLatin1Char('x')) + QLatin1Char('\n'));
+        console.appendOutput(OutputStream::Stdout, QStringLiteral("the last line\n"));
+        console.flush();
+        QTRY_VERIFY(console.horizontalScrollBar()->isVisible());
+        QTRY_VERIFY(atEnd());
+        // The person scrolls up to read: new output leaves them there.
+        console.verticalScrollBar()->setValue(0);
+        console.appendOutput(OutputStream::Stdout, QStringLiteral("more\n"));
+        console.flush();
+        QApplication::processEvents();
+        QCOMPARE(console.verticalScrollBar()->value(), 0);
     }
 
     void findWrapsAroundAndSaveWritesWhatIsShown()

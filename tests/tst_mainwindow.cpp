@@ -597,6 +597,35 @@ private Q_SLOTS:
         QVERIFY(window.chatPane()->transcriptText().contains(QStringLiteral("not a file")));
     }
 
+    void everyMenuActionHasAnIconSharpAtHighDpi()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        MainWindow window(settingsFor(server));
+        const QList<QAction *> actions = window.allActions();
+        QVERIFY(actions.size() >= 9);
+        for (QAction *action : actions) {
+            QVERIFY2(!action->icon().isNull(), qPrintable(action->text()));
+            // Drawn from the SVG at twice the pixels, not scaled up from a small bitmap.
+            const QPixmap big = action->icon().pixmap(QSize(32, 32), 2.0);
+            QCOMPARE(big.size(), QSize(64, 64));
+            const QImage image = big.toImage();
+            int inked = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x)
+                    inked += qAlpha(image.pixel(x, y)) > 0 ? 1 : 0;
+            QVERIFY2(inked > 40, qPrintable(action->text()));
+        }
+        // Every icon of the set is a valid SVG (the buttons' and context menus' too).
+        const QStringList files = QDir(QStringLiteral(":/icons/actions")).entryList();
+        QVERIFY(files.size() >= 20);
+        for (const QString &file : files) {
+            const QIcon icon(QStringLiteral(":/icons/actions/") + file);
+            QVERIFY2(!icon.isNull() && !icon.pixmap(QSize(48, 48)).toImage().isNull(),
+                     qPrintable(file));
+        }
+    }
+
     void theCommandPaletteRunsAnyActionAndF1ListsTheShortcuts()
     {
         QAction sample(QStringLiteral("Stop after this &step…"));

@@ -362,7 +362,7 @@ dernière modification %2 · %n messages</numerusform>
     </message>
     <message>
         <source>Open in editor</source>
-        <translation>Ouvrir dans l'éditeur</translation>
+        <translation>Ouvrir dans l&apos;éditeur</translation>
     </message>
 </context>
 <context>
@@ -573,11 +573,11 @@ dernière modification %2 · %n messages</numerusform>
     </message>
     <message>
         <source>Agent command</source>
-        <translation>Commande de l'agent</translation>
+        <translation>Commande de l&apos;agent</translation>
     </message>
     <message>
         <source>Agent code</source>
-        <translation>Code de l'agent</translation>
+        <translation>Code de l&apos;agent</translation>
     </message>
     <message>
         <source>it is larger than %1 MB</source>
@@ -585,7 +585,7 @@ dernière modification %2 · %n messages</numerusform>
     </message>
     <message>
         <source>it is not a text file</source>
-        <translation>ce n'est pas un fichier texte</translation>
+        <translation>ce n&apos;est pas un fichier texte</translation>
     </message>
     <message>
         <source>Cannot edit %1: %2</source>

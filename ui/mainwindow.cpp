@@ -10,6 +10,7 @@
 #include "editor/codeeditor.h"
 #include "editor/editorpane.h"
 #include "files/filespane.h"
+#include "icons.h"
 #include "settings/settingsdialog.h"
 #include "theme.h"
 
@@ -189,18 +190,22 @@ void MainWindow::buildMenus()
     QAction *newOne = file->addAction(tr("&New conversation"), this, &MainWindow::newConversation);
     newOne->setObjectName(QStringLiteral("newConversation"));
     newOne->setShortcut(QKeySequence::New);
+    newOne->setIcon(actionIcon("new"));
     QAction *settings = file->addAction(tr("&Settings…"), this, &MainWindow::openSettings);
     settings->setObjectName(QStringLiteral("openSettings"));
     settings->setShortcut(QKeySequence::Preferences);
+    settings->setIcon(actionIcon("settings"));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+    quit->setIcon(actionIcon("quit"));
 
     QMenu *run = menuBar()->addMenu(tr("&Run"));
     QAction *runCode
         = run->addAction(tr("&Run the editor's code"), this, &MainWindow::runEditorCode);
     runCode->setObjectName(QStringLiteral("runEditorCode"));
     runCode->setShortcut(QKeySequence(Qt::Key_F5));
+    runCode->setIcon(actionIcon("run"));
     QAction *stop = run->addAction(tr("&Stop"), this, [this] {
         if (m_agent->isRunning())
             m_agent->stop();
@@ -208,6 +213,7 @@ void MainWindow::buildMenus()
             m_session->interrupt();
     });
     stop->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
+    stop->setIcon(actionIcon("stop"));
     QAction *stopCode = run->addAction(tr("Stop the running &code"), this, [this] {
         if (m_agent->isRunning())
             m_agent->stopCode(); // the agent is told and goes on
@@ -215,16 +221,20 @@ void MainWindow::buildMenus()
             m_session->interrupt();
     });
     stopCode->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Period));
-    run->addAction(tr("Stop after this &step"), m_agent, &AgentRun::stopAfterStep);
+    stopCode->setIcon(actionIcon("stop-code"));
+    run->addAction(tr("Stop after this &step"), m_agent, &AgentRun::stopAfterStep)
+        ->setIcon(actionIcon("stop-step"));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *palette
         = help->addAction(tr("&Command palette…"), this, &MainWindow::showCommandPalette);
     palette->setObjectName(QStringLiteral("commandPaletteAction"));
     palette->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    palette->setIcon(actionIcon("palette"));
     QAction *shortcuts
         = help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts);
     shortcuts->setShortcut(QKeySequence(Qt::Key_F1));
+    shortcuts->setIcon(actionIcon("keyboard"));
 }
 
 QList<QAction *> MainWindow::allActions() const

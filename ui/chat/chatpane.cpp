@@ -1,5 +1,6 @@
 #include "chatpane.h"
 
+#include "../icons.h"
 #include "promptedit.h"
 #include "transcriptdelegate.h"
 #include "transcriptmodel.h"
@@ -73,6 +74,7 @@ ChatPane::ChatPane(QWidget *parent)
     m_prompt->setObjectName(QStringLiteral("prompt"));
     m_prompt->setMaximumHeight(m_prompt->fontMetrics().lineSpacing() * 5);
     m_sendButton->setObjectName(QStringLiteral("sendButton"));
+    m_sendButton->setIcon(actionIcon("send"));
 
     auto *inputRow = new QHBoxLayout;
     inputRow->addWidget(m_prompt, 1);
@@ -90,10 +92,15 @@ ChatPane::ChatPane(QWidget *parent)
     });
     // While the agent works, the button stops it; its menu offers the gentler stops.
     auto *stopMenu = new QMenu(m_sendButton);
-    stopMenu->addAction(tr("Stop everything"), this, &ChatPane::stopRequested);
-    stopMenu->addAction(
-        tr("Stop only the running code (the agent goes on)"), this, &ChatPane::stopCodeRequested);
-    stopMenu->addAction(tr("Stop after this step"), this, &ChatPane::stopAfterStepRequested);
+    stopMenu->addAction(tr("Stop everything"), this, &ChatPane::stopRequested)
+        ->setIcon(actionIcon("stop"));
+    stopMenu
+        ->addAction(tr("Stop only the running code (the agent goes on)"),
+                    this,
+                    &ChatPane::stopCodeRequested)
+        ->setIcon(actionIcon("stop-code"));
+    stopMenu->addAction(tr("Stop after this step"), this, &ChatPane::stopAfterStepRequested)
+        ->setIcon(actionIcon("stop-step"));
     m_stopOptions = new QToolButton(this);
     m_stopOptions->setObjectName(QStringLiteral("stopOptions"));
     m_stopOptions->setToolTip(tr("Other ways to stop"));
@@ -209,6 +216,7 @@ void ChatPane::setBusy(bool busy)
 {
     m_busy = busy;
     m_sendButton->setText(busy ? tr("Stop") : tr("Send"));
+    m_sendButton->setIcon(actionIcon(busy ? "stop" : "send"));
     m_stopOptions->setVisible(busy);
 }
 

@@ -1,5 +1,6 @@
 #include "consolepane.h"
 
+#include "../icons.h"
 #include <QAction>
 #include <QContextMenuEvent>
 #include <QDir>
@@ -37,6 +38,16 @@ ConsolePane::ConsolePane(QWidget *parent)
     setLineWrapMode(QPlainTextEdit::NoWrap);
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     setPlaceholderText(tr("Output of the code appears here"));
+    // Follow the output while the person is at its end, also when the range grows later (a
+    // wide line brings the horizontal scroll bar and the last line moves out of view).
+    QScrollBar *bar = verticalScrollBar();
+    connect(bar, &QScrollBar::rangeChanged, this, [this, bar](int, int max) {
+        if (m_follow)
+            bar->setValue(max);
+    });
+    connect(bar, &QScrollBar::valueChanged, this, [this, bar](int value) {
+        m_follow = value >= bar->maximum();
+    });
     m_paintTimer = new QTimer(this);
     m_paintTimer->setInterval(16);
     connect(m_paintTimer, &QTimer::timeout, this, [this] { paintSlice(kCharsPerFrame); });
@@ -127,9 +138,9 @@ void ConsolePane::contextMenuEvent(QContextMenuEvent *event)
 {
     QMenu *menu = createStandardContextMenu(event->pos());
     menu->addSeparator();
-    menu->addAction(tr("Find…"), this, &ConsolePane::showFind);
-    menu->addAction(tr("Clear"), this, &QPlainTextEdit::clear);
-    menu->addAction(tr("Save output…"), this, [this] {
+    menu->addAction(actionIcon("find"), tr("Find…"), this, &ConsolePane::showFind);
+    menu->addAction(actionIcon("clear"), tr("Clear"), this, &QPlainTextEdit::clear);
+    menu->addAction(actionIcon("save"), tr("Save output…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(
             this, tr("Save the console output"), QDir::homePath() + QStringLiteral("/output.txt"));
         if (path.isEmpty())
@@ -146,8 +157,7 @@ void ConsolePane::insert(const QString &text, const QTextCharFormat &format, boo
 {
     if (text.isEmpty() && !returnToLineStart)
         return;
-    QScrollBar *bar = verticalScrollBar();
-    const bool follow = bar->value() == bar->maximum();
+    const bool follow = m_follow;
     QTextCursor cursor(document());
     cursor.movePosition(QTextCursor::End);
     if (returnToLineStart) {
@@ -158,7 +168,7 @@ void ConsolePane::insert(const QString &text, const QTextCharFormat &format, boo
     cursor.insertText(text, format);
     m_atLineStart = text.isEmpty() ? cursor.atBlockStart() : text.endsWith(QLatin1Char('\n'));
     if (follow)
-        bar->setValue(bar->maximum());
+        verticalScrollBar()->setValue(verticalScrollBar()->maximum());
 }
 
 void ConsolePane::beginRun(const QString &title)

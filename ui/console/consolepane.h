@@ -54,6 +54,7 @@ private:
     void placeFindBox();
     void insert(const QString &text, const QTextCharFormat &format, bool returnToLineStart = false);
     bool m_atLineStart = true;
+    bool m_follow = true; // keeps the end in view until the person scrolls up
     AnsiParser m_stdoutParser;
     AnsiParser m_stderrParser;
     QLineEdit *m_findBox = nullptr;

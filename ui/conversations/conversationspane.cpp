@@ -1,5 +1,6 @@
 #include "conversationspane.h"
 
+#include "../icons.h"
 #include "conversationlistmodel.h"
 
 #include <QAction>
@@ -35,6 +36,8 @@ ConversationsPane::ConversationsPane(ConversationListModel *model, QWidget *pare
     auto *newButton = new QToolButton(this);
     newButton->setObjectName(QStringLiteral("newConversationButton"));
     newButton->setText(tr("New"));
+    newButton->setIcon(actionIcon("new"));
+    newButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     newButton->setToolTip(tr("New conversation (Ctrl+N)"));
     auto *header = new QHBoxLayout;
     header->addWidget(new QLabel(tr("Conversations"), this), 1);
@@ -100,15 +103,17 @@ void ConversationsPane::showMenu(const QPoint &position)
     const QString id = index.data(ConversationListModel::IdRole).toString();
     QMenu menu(this);
     menu.addAction(tr("Open"), this, [this, id] { Q_EMIT openRequested(id); });
-    menu.addAction(tr("Rename"), this, [this, index] { m_view->edit(index); });
-    menu.addSeparator();
     menu.addAction(
-        tr("Export as Markdown…"), this, [this, id] { Q_EMIT exportRequested(id, false); });
-    menu.addAction(tr("Export as a folder that re-runs…"), this, [this, id] {
+        actionIcon("rename"), tr("Rename"), this, [this, index] { m_view->edit(index); });
+    menu.addSeparator();
+    menu.addAction(actionIcon("export"), tr("Export as Markdown…"), this, [this, id] {
+        Q_EMIT exportRequested(id, false);
+    });
+    menu.addAction(actionIcon("export"), tr("Export as a folder that re-runs…"), this, [this, id] {
         Q_EMIT exportRequested(id, true);
     });
     menu.addSeparator();
-    menu.addAction(tr("Delete…"), this, [this, id] { confirmDelete(id); });
+    menu.addAction(actionIcon("delete"), tr("Delete…"), this, [this, id] { confirmDelete(id); });
     menu.exec(m_view->viewport()->mapToGlobal(position));
 }
 

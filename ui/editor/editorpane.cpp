@@ -1,5 +1,6 @@
 #include "editorpane.h"
 
+#include "../icons.h"
 #include "codeeditor.h"
 
 #include <QCheckBox>
@@ -31,14 +32,16 @@ EditorPane::EditorPane(QWidget *parent)
     m_diff->setLanguage(QStringLiteral("diff"));
     m_diff->setReadOnly(true);
     m_previous->setObjectName(QStringLiteral("previousAttempt"));
-    m_previous->setArrowType(Qt::LeftArrow);
+    m_previous->setIcon(actionIcon("previous"));
     m_previous->setToolTip(tr("Earlier attempt"));
     m_next->setObjectName(QStringLiteral("nextAttempt"));
-    m_next->setArrowType(Qt::RightArrow);
+    m_next->setIcon(actionIcon("next"));
     m_next->setToolTip(tr("Later attempt"));
     m_attemptLabel->setObjectName(QStringLiteral("attemptLabel"));
     m_diffButton->setObjectName(QStringLiteral("diffButton"));
     m_diffButton->setText(tr("Diff"));
+    m_diffButton->setIcon(actionIcon("diff"));
+    m_diffButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_diffButton->setCheckable(true);
     m_diffButton->setToolTip(
         tr("Compare with the attempt before, or your edit with the agent's version"));
@@ -49,6 +52,8 @@ EditorPane::EditorPane(QWidget *parent)
     auto *run = new QToolButton(this);
     run->setObjectName(QStringLiteral("runButton"));
     run->setText(tr("Run"));
+    run->setIcon(actionIcon("run"));
+    run->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     run->setToolTip(tr("Run the code (Ctrl+Enter); the selection only: Ctrl+Shift+Enter"));
 
     auto *bar = new QHBoxLayout;

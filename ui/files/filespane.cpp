@@ -1,5 +1,6 @@
 #include "filespane.h"
 
+#include "../icons.h"
 #include "workspacemodel.h"
 
 #include <sandbox/pathguard.h>
@@ -293,19 +294,23 @@ void FilesPane::showMenu(const QPoint &position)
     const bool isDir = m_model->isDir(index);
     QMenu menu(this);
     if (!isDir) {
-        menu.addAction(tr("Open with the default application"), this, [this, relative] {
-            openExternally(relative);
-        });
-        menu.addAction(tr("Open in editor"), this, [this, relative] {
+        menu.addAction(actionIcon("open"),
+                       tr("Open with the default application"),
+                       this,
+                       [this, relative] { openExternally(relative); });
+        menu.addAction(actionIcon("edit"), tr("Open in editor"), this, [this, relative] {
             Q_EMIT openInEditorRequested(relative);
         });
-        menu.addAction(tr("Save a copy…"), this, [this, relative] { saveCopy(relative); });
+        menu.addAction(
+            actionIcon("save"), tr("Save a copy…"), this, [this, relative] { saveCopy(relative); });
     }
-    menu.addAction(tr("Show in the file manager"), this, [this, relative, isDir] {
-        const QString folder = isDir ? QDir(m_root).filePath(relative)
-                                     : QFileInfo(QDir(m_root).filePath(relative)).absolutePath();
-        QDesktopServices::openUrl(QUrl::fromLocalFile(folder));
-    });
+    menu.addAction(
+        actionIcon("folder"), tr("Show in the file manager"), this, [this, relative, isDir] {
+            const QString folder = isDir
+                                       ? QDir(m_root).filePath(relative)
+                                       : QFileInfo(QDir(m_root).filePath(relative)).absolutePath();
+            QDesktopServices::openUrl(QUrl::fromLocalFile(folder));
+        });
     menu.exec(m_view->viewport()->mapToGlobal(position));
 }
 
