@@ -15,6 +15,7 @@
 #include <ui/conversations/conversationspane.h>
 #include <ui/editor/codeeditor.h>
 #include <ui/editor/editorpane.h>
+#include <ui/files/filepreview.h>
 #include <ui/files/filespane.h>
 #include <ui/files/workspacemodel.h>
 #include <ui/mainwindow.h>
@@ -25,7 +26,10 @@
 #include <Qsci/qscilexerpython.h>
 
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QFileSystemModel>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
@@ -41,6 +45,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QToolButton>
+#include <QTreeView>
 #include <QtTest>
 
 using namespace Sandcastle;
@@ -209,6 +214,132 @@ private Q_SLOTS:
         QVERIFY(
             window.windowTitle().startsWith(QStringLiteral("Sandcastle — Calculate the average")));
         QVERIFY(window.chatPane()->promptEdit()->toPlainText().isEmpty());
+    }
+
+    void theCodeStreamsInBeforeTheCallCompletesAndItsFilesPreviewInThePane()
+    {
+        SANDCASTLE_REQUIRE_DOCKER();
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        const QString code
+            = QStringLiteral("import csv\n"
+                             "import matplotlib\n"
+                             "matplotlib.use('Agg')\n"
+                             "import matplotlib.pyplot as plt\n"
+                             "rows = [('jan', 3), ('feb', 5), ('mar', 4)]\n"
+                             "with open('table.csv', 'w', newline='') as f:\n"
+                             "    csv.writer(f).writerows([('month', 'total')] + rows)\n"
+                             "plt.bar([r[0] for r in rows], [r[1] for r in rows])\n"
+                             "plt.savefig('chart.png')\n"
+                             "print('made both')\n");
+        server.enqueueToolCall(QStringLiteral("files"),
+                               QStringLiteral("run_python"),
+                               QJsonDocument(QJsonObject{{QStringLiteral("code"), code}})
+                                   .toJson(QJsonDocument::Compact),
+                               5);
+        server.enqueueText(QStringLiteral("The chart is in chart.png."));
+        MainWindow window(settingsFor(server));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.newConversation();
+
+        // What the editor showed while the model was still writing the call.
+        bool callComplete = false;
+        QStringList seenWhileWriting;
+        bool readOnlyWhileWriting = true;
+        connect(window.agent(), &AgentRun::toolCall, this, [&] { callComplete = true; });
+        connect(window.editor(), &CodeEditor::textChanged, this, [&] {
+            if (callComplete || window.editor()->text().isEmpty())
+                return;
+            seenWhileWriting << window.editor()->text();
+            readOnlyWhileWriting = readOnlyWhileWriting && window.editor()->isAgentWriting();
+        });
+        QSignalSpy shown(window.filesPane(), &FilesPane::previewShown);
+        QSignalSpy finished(window.agent(), &AgentRun::finished);
+        window.submitPrompt(QStringLiteral("chart these months"));
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.last().at(0).toString(), QStringLiteral("answered"));
+        QVERIFY2(seenWhileWriting.size() >= 5, qPrintable(seenWhileWriting.join(QLatin1Char('|'))));
+        for (const QString &partial : std::as_const(seenWhileWriting))
+            QVERIFY2(code.startsWith(partial), qPrintable(partial));
+        QVERIFY(seenWhileWriting.first().size() < code.size() / 2); // it grew as it came
+        QVERIFY(readOnlyWhileWriting);
+        QCOMPARE(window.editor()->text(), code);
+        QTRY_VERIFY(window.console()->toPlainText().contains(QStringLiteral("made both")));
+
+        // Both files are in the tree, marked as the last run's, and each preview opens.
+        FilesPane *files = window.filesPane();
+        const QString root = files->root();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            files->model()->index(root + QStringLiteral("/chart.png")).isValid()
+                && files->model()->index(root + QStringLiteral("/table.csv")).isValid(),
+            10000);
+        const QModelIndex chart = files->model()->index(root + QStringLiteral("/chart.png"));
+        const QModelIndex table = files->model()->index(root + QStringLiteral("/table.csv"));
+        QTRY_VERIFY(chart.data(Qt::FontRole).value<QFont>().bold());
+        QVERIFY(table.data(Qt::FontRole).value<QFont>().bold());
+        // The first of the run's files is previewed by itself; a click shows the other, and
+        // a click back the first.
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 10000);
+        std::pair<QModelIndex, FilePreview::Kind> order[]
+            = {{chart, FilePreview::Kind::Image}, {table, FilePreview::Kind::Table}};
+        if (shown.last().at(0).toString() == QStringLiteral("chart.png"))
+            std::swap(order[0], order[1]);
+        for (const auto &[index, kind] : order) {
+            shown.clear();
+            files->view()->scrollTo(index);
+            QTest::mouseClick(files->view()->viewport(),
+                              Qt::LeftButton,
+                              {},
+                              files->view()->visualRect(index).center());
+            QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 10000);
+            QCOMPARE(shown.last().at(1).value<FilePreview::Kind>(), kind);
+        }
+        // The chat's card lists them.
+        TranscriptModel *transcript = window.chatPane()->transcriptModel();
+        const QStringList made = transcript->index(transcript->rowOfCall(QStringLiteral("files")))
+                                     .data(TranscriptModel::FilesRole)
+                                     .toStringList();
+        QVERIFY2(made.contains(QStringLiteral("chart.png"))
+                     && made.contains(QStringLiteral("table.csv")),
+                 qPrintable(made.join(QLatin1Char(','))));
+    }
+
+    void ctrlPeriodStopsTheAgentDuringARun()
+    {
+        SANDCASTLE_REQUIRE_DOCKER();
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        server.enqueueToolCall(
+            QStringLiteral("long"),
+            QStringLiteral("run_python"),
+            "{\"code\": \"import time\\nprint('started', flush=True)\\ntime.sleep(600)\"}");
+        MainWindow window(settingsFor(server));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        window.newConversation();
+        QSignalSpy finished(window.agent(), &AgentRun::finished);
+        window.submitPrompt(QStringLiteral("wait a long time"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.console()->toPlainText().contains(QStringLiteral("started")), 60000);
+        QElapsedTimer clock;
+        clock.start();
+        window.chatPane()->promptEdit()->setFocus();
+        QTRY_VERIFY(window.chatPane()->promptEdit()->hasFocus());
+        QTest::keySequence(window.chatPane()->promptEdit(),
+                           QKeySequence(Qt::CTRL | Qt::Key_Period));
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 30000);
+        QCOMPARE(finished.last().at(0).toString(), QStringLiteral("stopped"));
+        QVERIFY(clock.elapsed() < 30000);
+        QCOMPARE(server.requests().size(), 1); // the model is not asked again
+        TranscriptModel *transcript = window.chatPane()->transcriptModel();
+        const QString status = transcript->index(transcript->rowOfCall(QStringLiteral("long")))
+                                   .data(TranscriptModel::StatusRole)
+                                   .toString();
+        QVERIFY2(status != QStringLiteral("running"), qPrintable(status));
+        // The window is ready for the next request.
+        QVERIFY(window.findChild<QPushButton *>(QStringLiteral("sendButton"))->text()
+                == QStringLiteral("Send"));
     }
 
     void askFirstShowsTheCodeAndWaitsForTheRunButton()
@@ -771,6 +902,35 @@ private Q_SLOTS:
         QCOMPARE(finished.last().at(0).toString(), QStringLiteral("answered"));
         QTRY_VERIFY(window.chatPane()->transcriptText().contains(QStringLiteral("Yes, back now.")));
         QCOMPARE(server.requests().size(), 2);
+    }
+
+    void aRateLimitIsRetriedWithANoticeInTheChat()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        MainWindow window(settingsFor(server));
+        window.show();
+        window.newConversation();
+        server.enqueueError(429, R"({"error":{"message":"slow down"}})", {{"retry-after", "0"}});
+        server.enqueueText(QStringLiteral("Here now."));
+        QSignalSpy finished(window.agent(), &AgentRun::finished);
+        window.submitPrompt(QStringLiteral("hello?"));
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.last().at(0).toString(), QStringLiteral("answered"));
+        TranscriptModel *transcript = window.chatPane()->transcriptModel();
+        bool noticed = false;
+        for (int row = 0; row < transcript->rowCount(); ++row)
+            noticed = noticed
+                      || (transcript->index(row)
+                                  .data(TranscriptModel::KindRole)
+                                  .value<TranscriptModel::Kind>()
+                              == TranscriptModel::Kind::Notice
+                          && transcript->index(row)
+                                 .data(TranscriptModel::TextRole)
+                                 .toString()
+                                 .contains(QStringLiteral("retrying")));
+        QVERIFY2(noticed, qPrintable(window.chatPane()->transcriptText()));
+        QVERIFY(window.chatPane()->transcriptText().contains(QStringLiteral("Here now.")));
     }
 
     void theStatusBarSaysWhyTheSandboxFailed()

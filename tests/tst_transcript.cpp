@@ -188,6 +188,22 @@ private Q_SLOTS:
         QVERIFY(model.plainText(3).endsWith(QStringLiteral("timed out Retry")));
     }
 
+    void aNoticeAfterANoticeReplacesIt()
+    {
+        TranscriptModel model;
+        model.appendAssistantText(QStringLiteral("partial"));
+        model.addNotice(QStringLiteral("retrying (attempt 1)"));
+        model.addNotice(QStringLiteral("retrying (attempt 2)"));
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(kindAt(model, 1), Kind::Notice);
+        QCOMPARE(roleAt(model, 1, TranscriptModel::TextRole).toString(),
+                 QStringLiteral("retrying (attempt 2)"));
+        QVERIFY(!roleAt(model, 0, TranscriptModel::StreamingRole).toBool());
+        model.appendAssistantText(QStringLiteral("answer"));
+        model.addNotice(QStringLiteral("summarised"));
+        QCOMPARE(model.rowCount(), 4); // not after an answer: a new one
+    }
+
     void aStoredConversationShowsAsItWasHad()
     {
         TranscriptModel model;

@@ -599,6 +599,13 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
         <source>Saved %1</source>
         <translation>%1 gespeichert</translation>
     </message>
+    <message numerus="yes">
+        <source>%n older tool result(s) summarised so that the conversation fits the model&apos;s context window (about %1 tokens now).</source>
+        <translation>
+            <numerusform>%n älteres Werkzeugergebnis zusammengefasst, damit das Gespräch in das Kontextfenster des Modells passt (jetzt etwa %1 Tokens).</numerusform>
+            <numerusform>%n ältere Werkzeugergebnisse zusammengefasst, damit das Gespräch in das Kontextfenster des Modells passt (jetzt etwa %1 Tokens).</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::PromptEdit</name>
@@ -915,6 +922,10 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
     <message>
         <source>Retry</source>
         <translation>Erneut versuchen</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Hinweis</translation>
     </message>
 </context>
 <context>

@@ -599,6 +599,13 @@ dernière modification %2 · %n messages</numerusform>
         <source>Saved %1</source>
         <translation>%1 enregistré</translation>
     </message>
+    <message numerus="yes">
+        <source>%n older tool result(s) summarised so that the conversation fits the model&apos;s context window (about %1 tokens now).</source>
+        <translation>
+            <numerusform>%n ancien résultat d'outil résumé pour que la conversation tienne dans la fenêtre de contexte du modèle (environ %1 jetons maintenant).</numerusform>
+            <numerusform>%n anciens résultats d'outils résumés pour que la conversation tienne dans la fenêtre de contexte du modèle (environ %1 jetons maintenant).</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::PromptEdit</name>
@@ -915,6 +922,10 @@ dernière modification %2 · %n messages</numerusform>
     <message>
         <source>Retry</source>
         <translation>Réessayer</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Remarque</translation>
     </message>
 </context>
 <context>

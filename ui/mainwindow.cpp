@@ -403,11 +403,10 @@ void MainWindow::connectAgent()
             &AgentRun::retrying,
             this,
             [this](int attempt, int delayMs, const QString &reason) {
-                statusBar()->showMessage(tr("Model busy, retrying in %1 s (attempt %2): %3")
-                                             .arg(delayMs / 1000.0, 0, 'f', 1)
-                                             .arg(attempt)
-                                             .arg(reason),
-                                         delayMs + 3000);
+                m_chat->addNotice(tr("Model busy, retrying in %1 s (attempt %2): %3")
+                                      .arg(delayMs / 1000.0, 0, 'f', 1)
+                                      .arg(attempt)
+                                      .arg(reason));
             });
     connect(m_agent,
             &AgentRun::errorOccurred,
@@ -422,6 +421,15 @@ void MainWindow::connectAgent()
                                                    QStringLiteral("http_error")};
                 m_chat->addError(message, retryable.contains(code));
             });
+    connect(
+        m_agent, &AgentRun::contextCompacted, this, [this](int summarised, qint64 estimatedTokens) {
+            m_chat->addNotice(
+                tr("%n older tool result(s) summarised so that the conversation fits the "
+                   "model's context window (about %1 tokens now).",
+                   nullptr,
+                   summarised)
+                    .arg(estimatedTokens));
+        });
     connect(m_chat, &ChatPane::retryRequested, this, [this] {
         if (m_personRunning || !m_agent->resume())
             return;

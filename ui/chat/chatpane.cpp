@@ -164,6 +164,11 @@ void ChatPane::addError(const QString &message, bool retryable)
     m_model->addError(message, retryable);
 }
 
+void ChatPane::addNotice(const QString &message)
+{
+    m_model->addNotice(message);
+}
+
 void ChatPane::endAssistantMessage()
 {
     m_model->endAssistantMessage();

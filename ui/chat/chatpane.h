@@ -41,6 +41,7 @@ public:
                        const QStringList &files);
     // A red banner; with a Retry link when asking again may help.
     void addError(const QString &message, bool retryable = false);
+    void addNotice(const QString &message);
     void endAssistantMessage();
     void setBusy(bool busy);
     void clearPrompt();

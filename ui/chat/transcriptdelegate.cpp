@@ -313,6 +313,11 @@ const TranscriptDelegate::Rendered &TranscriptDelegate::rendered(const QModelInd
             r->files = tr("Files: %1").arg(files.join(QStringLiteral(", ")));
         break;
     }
+    case TranscriptModel::Kind::Notice:
+        r->header = TranscriptModel::tr("Note");
+        r->body = makeDocument(m_view->font());
+        r->body->setPlainText(text);
+        break;
     case TranscriptModel::Kind::Error: {
         r->header = TranscriptModel::tr("Error");
         r->body = makeDocument(m_view->font());
@@ -366,6 +371,7 @@ void TranscriptDelegate::paint(QPainter *painter,
     const QColor base = pal.color(QPalette::Base);
     const QColor muted = mix(base, text, 0.6);
     const QColor errorColour = dark ? QColor(0xf8, 0x71, 0x71) : QColor(0xcb, 0x24, 0x31);
+    const QColor noticeColour = statusColour(QStringLiteral("running"), dark);
 
     painter->save();
     painter->translate(option.rect.topLeft());
@@ -386,6 +392,10 @@ void TranscriptDelegate::paint(QPainter *painter,
     case TranscriptModel::Kind::Error:
         fill = mix(base, errorColour, 0.12);
         border = mix(base, errorColour, 0.5);
+        break;
+    case TranscriptModel::Kind::Notice:
+        fill = mix(base, noticeColour, 0.12);
+        border = mix(base, noticeColour, 0.5);
         break;
     case TranscriptModel::Kind::Assistant:
         break;
@@ -424,7 +434,9 @@ void TranscriptDelegate::paint(QPainter *painter,
         header.setLeft(header.left() + 28);
     }
     painter->setFont(bold);
-    painter->setPen(kind == TranscriptModel::Kind::Error ? errorColour : text);
+    painter->setPen(kind == TranscriptModel::Kind::Error    ? errorColour
+                    : kind == TranscriptModel::Kind::Notice ? noticeColour
+                                                            : text);
     painter->drawText(header, Qt::AlignLeft | Qt::AlignVCenter, r.header);
     if (!r.meta.isEmpty()) {
         QRect meta = header;

@@ -19,6 +19,8 @@ QString kindName(TranscriptModel::Kind kind)
         return TranscriptModel::tr("Tool");
     case TranscriptModel::Kind::Error:
         return TranscriptModel::tr("Error");
+    case TranscriptModel::Kind::Notice:
+        return TranscriptModel::tr("Note");
     }
     return QString();
 }
@@ -217,6 +219,22 @@ void TranscriptModel::addError(const QString &message, bool retryable)
     e.kind = Kind::Error;
     e.text = message;
     e.retryable = retryable;
+    append(std::move(e));
+}
+
+void TranscriptModel::addNotice(const QString &message)
+{
+    if (!m_entries.isEmpty() && m_streamingRow < 0 && m_entries.last().kind == Kind::Notice) {
+        const int row = int(m_entries.size()) - 1;
+        m_entries[row].text = message;
+        markDirty(row);
+        flush();
+        return;
+    }
+    endAssistantMessage();
+    Entry e;
+    e.kind = Kind::Notice;
+    e.text = message;
     append(std::move(e));
 }
 

@@ -20,7 +20,7 @@ class TranscriptModel : public QAbstractListModel
 {
     Q_OBJECT
 public:
-    enum class Kind { User, Assistant, Tool, Error };
+    enum class Kind { User, Assistant, Tool, Error, Notice };
     Q_ENUM(Kind)
 
     enum Role {
@@ -59,6 +59,9 @@ public:
                        qint64 durationMs,
                        const QStringList &files);
     void addError(const QString &message, bool retryable);
+    // Something the person should know that is not an error (the model is retried, older
+    // output was summarised). A notice right after another replaces it rather than piling up.
+    void addNotice(const QString &message);
     void setExpanded(int row, bool expanded);
     void toggleExpanded(int row);
     void clear();
