@@ -69,6 +69,8 @@ AppSettings AppSettings::load()
     s.engineContext = file.value(QStringLiteral("sandbox/context"), s.engineContext).toString();
     s.runTimeoutS = file.value(QStringLiteral("sandbox/timeoutS"), s.runTimeoutS).toInt();
     s.memory = file.value(QStringLiteral("sandbox/memory"), s.memory).toString();
+    s.cpus = file.value(QStringLiteral("sandbox/cpus"), s.cpus).toDouble();
+    s.outputCapMb = file.value(QStringLiteral("sandbox/outputCapMb"), s.outputCapMb).toInt();
     s.network = file.value(QStringLiteral("sandbox/network"), s.network).toBool();
     s.fresh = file.value(QStringLiteral("sandbox/fresh"), s.fresh).toBool();
     s.runtime = file.value(QStringLiteral("sandbox/runtime"), s.runtime).toString();
@@ -96,6 +98,9 @@ AppSettings AppSettings::load()
     if (s.defaultContextTokens < 0)
         s.defaultContextTokens = 0;
     s.consoleScrollback = qBound(100, s.consoleScrollback, 1000000);
+    if (!(s.cpus >= 0.1 && s.cpus <= 256))
+        s.cpus = 1.0;
+    s.outputCapMb = qBound(1, s.outputCapMb, 4096);
     if (s.toolOutputLimit < 256)
         s.toolOutputLimit = Tools::kDefaultOutputLimit;
     return s;
@@ -123,6 +128,8 @@ void AppSettings::save() const
     file.setValue(QStringLiteral("sandbox/context"), engineContext);
     file.setValue(QStringLiteral("sandbox/timeoutS"), runTimeoutS);
     file.setValue(QStringLiteral("sandbox/memory"), memory);
+    file.setValue(QStringLiteral("sandbox/cpus"), cpus);
+    file.setValue(QStringLiteral("sandbox/outputCapMb"), outputCapMb);
     file.setValue(QStringLiteral("sandbox/network"), network);
     file.setValue(QStringLiteral("sandbox/fresh"), fresh);
     file.setValue(QStringLiteral("sandbox/runtime"), runtime);
@@ -169,6 +176,9 @@ SandboxConfig AppSettings::sandboxConfig(const QString &conversationId,
     config.workspace = workspace;
     config.timeoutMs = runTimeoutS * 1000;
     config.memory = memory;
+    config.cpus = QString::number(cpus, 'g', 3);
+    config.outputHardCapBytes = qint64(outputCapMb) * 1024 * 1024;
+    config.maxKeptBytes = std::min(config.maxKeptBytes, config.outputHardCapBytes);
     config.network = network;
     config.runtime = runtime;
     config.fresh = fresh;

@@ -35,6 +35,8 @@ struct AppSettings
     QString theme = QStringLiteral("system");         // or "light", "dark"
     int runTimeoutS = 60;
     QString memory = QStringLiteral("1g");
+    double cpus = 1.0;    // CPUs the sandbox may use
+    int outputCapMb = 64; // a run that prints more is stopped
     bool network = false; // off unless a person turns it on
     bool fresh = false;   // a new container for every run
     QString runtime;      // "runsc" for gVisor, when the daemon has it

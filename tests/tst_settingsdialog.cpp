@@ -3,11 +3,13 @@
 #include <ui/settings/settingsdialog.h>
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -71,6 +73,8 @@ private Q_SLOTS:
         SettingsDialog dialog(settings(QStringLiteral("http://127.0.0.1:9/v1")));
         dialog.modelBox()->setCurrentText(QStringLiteral("chosen-model"));
         dialog.keyEdit()->setText(QStringLiteral("sk-typed-secret"));
+        dialog.findChild<QDoubleSpinBox *>(QStringLiteral("cpus"))->setValue(0.5);
+        dialog.findChild<QSpinBox *>(QStringLiteral("outputCap"))->setValue(8);
         dialog.accept();
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
         QCOMPARE(dialog.settings().apiKey, QStringLiteral("sk-typed-secret"));
@@ -79,6 +83,14 @@ private Q_SLOTS:
         const QByteArray text = file.readAll();
         QVERIFY(text.contains("chosen-model"));
         QVERIFY(!text.contains("sk-typed-secret"));
+        // The limits reach the sandbox's command line.
+        const SandboxConfig config
+            = dialog.settings().sandboxConfig(QStringLiteral("c1"), m_dir.path());
+        QCOMPARE(config.cpus, QStringLiteral("0.5"));
+        QCOMPARE(config.outputHardCapBytes, qint64(8) * 1024 * 1024);
+        QVERIFY(config.runArguments(QStringLiteral("box"), 1).contains(QStringLiteral("0.5")));
+        QVERIFY(text.contains("cpus=0.5"));
+        QVERIFY(text.contains("outputCapMb=8"));
     }
 };
 

@@ -775,6 +775,26 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
         <source>Theme</source>
         <translation>Farbschema</translation>
     </message>
+    <message>
+        <source>How many of this machine&apos;s CPUs the sandbox may use</source>
+        <translation>Wie viele CPUs dieses Rechners die Sandbox nutzen darf</translation>
+    </message>
+    <message>
+        <source> MB</source>
+        <translation> MB</translation>
+    </message>
+    <message>
+        <source>A run that prints more than this is stopped</source>
+        <translation>Ein Lauf, der mehr ausgibt, wird gestoppt</translation>
+    </message>
+    <message>
+        <source>Sandbox CPUs</source>
+        <translation>CPUs der Sandbox</translation>
+    </message>
+    <message>
+        <source>Output cap per run</source>
+        <translation>Ausgabegrenze pro Lauf</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::ShortcutsDialog</name>

@@ -602,8 +602,8 @@ dernière modification %2 · %n messages</numerusform>
     <message numerus="yes">
         <source>%n older tool result(s) summarised so that the conversation fits the model&apos;s context window (about %1 tokens now).</source>
         <translation>
-            <numerusform>%n ancien résultat d'outil résumé pour que la conversation tienne dans la fenêtre de contexte du modèle (environ %1 jetons maintenant).</numerusform>
-            <numerusform>%n anciens résultats d'outils résumés pour que la conversation tienne dans la fenêtre de contexte du modèle (environ %1 jetons maintenant).</numerusform>
+            <numerusform>%n ancien résultat d&apos;outil résumé pour que la conversation tienne dans la fenêtre de contexte du modèle (environ %1 jetons maintenant).</numerusform>
+            <numerusform>%n anciens résultats d&apos;outils résumés pour que la conversation tienne dans la fenêtre de contexte du modèle (environ %1 jetons maintenant).</numerusform>
         </translation>
     </message>
 </context>
@@ -774,6 +774,26 @@ dernière modification %2 · %n messages</numerusform>
     <message>
         <source>Theme</source>
         <translation>Thème</translation>
+    </message>
+    <message>
+        <source>How many of this machine&apos;s CPUs the sandbox may use</source>
+        <translation>Combien de processeurs de cette machine le bac à sable peut utiliser</translation>
+    </message>
+    <message>
+        <source> MB</source>
+        <translation> Mo</translation>
+    </message>
+    <message>
+        <source>A run that prints more than this is stopped</source>
+        <translation>Une exécution qui affiche davantage est arrêtée</translation>
+    </message>
+    <message>
+        <source>Sandbox CPUs</source>
+        <translation>Processeurs du bac à sable</translation>
+    </message>
+    <message>
+        <source>Output cap per run</source>
+        <translation>Limite de sortie par exécution</translation>
     </message>
 </context>
 <context>

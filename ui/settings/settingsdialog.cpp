@@ -16,6 +16,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QThread>
 #include <QVBoxLayout>
 
 namespace Sandcastle {
@@ -31,6 +32,8 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     , m_maxTurns(new QSpinBox(this))
     , m_timeout(new QSpinBox(this))
     , m_memory(new QLineEdit(this))
+    , m_cpus(new QDoubleSpinBox(this))
+    , m_outputCap(new QSpinBox(this))
     , m_network(
           new QCheckBox(tr("Allow network access (off keeps code from reaching anything)"), this))
     , m_gvisor(new QCheckBox(tr("Run under gVisor (runsc) for a stronger boundary"), this))
@@ -81,6 +84,17 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_timeout->setValue(settings.runTimeoutS);
     m_memory->setText(settings.memory);
     m_memory->setToolTip(tr("Memory limit of the sandbox, e.g. 512m or 2g (swap is not added)"));
+    m_cpus->setObjectName(QStringLiteral("cpus"));
+    m_cpus->setRange(0.1, std::max(1, QThread::idealThreadCount()));
+    m_cpus->setDecimals(1);
+    m_cpus->setSingleStep(0.5);
+    m_cpus->setValue(settings.cpus);
+    m_cpus->setToolTip(tr("How many of this machine's CPUs the sandbox may use"));
+    m_outputCap->setObjectName(QStringLiteral("outputCap"));
+    m_outputCap->setRange(1, 4096);
+    m_outputCap->setSuffix(tr(" MB"));
+    m_outputCap->setValue(settings.outputCapMb);
+    m_outputCap->setToolTip(tr("A run that prints more than this is stopped"));
     m_network->setObjectName(QStringLiteral("networkBox"));
     m_network->setChecked(settings.network);
     m_gvisor->setChecked(settings.runtime == QLatin1String("runsc"));
@@ -141,6 +155,8 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     form->addRow(tr("Cost budget per run"), m_costBudget);
     form->addRow(tr("Run time limit"), m_timeout);
     form->addRow(tr("Sandbox memory"), m_memory);
+    form->addRow(tr("Sandbox CPUs"), m_cpus);
+    form->addRow(tr("Output cap per run"), m_outputCap);
     form->addRow(QString(), m_network);
     form->addRow(QString(), m_gvisor);
     form->addRow(QString(), m_fresh);
@@ -206,6 +222,8 @@ AppSettings SettingsDialog::settings() const
     s.maxTurns = m_maxTurns->value();
     s.runTimeoutS = m_timeout->value();
     s.memory = m_memory->text().trimmed();
+    s.cpus = m_cpus->value();
+    s.outputCapMb = m_outputCap->value();
     s.network = m_network->isChecked();
     s.runtime = m_gvisor->isChecked() ? QStringLiteral("runsc") : QString();
     s.fresh = m_fresh->isChecked();

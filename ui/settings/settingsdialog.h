@@ -57,6 +57,8 @@ private:
     QSpinBox *m_maxTurns = nullptr;
     QSpinBox *m_timeout = nullptr;
     QLineEdit *m_memory = nullptr;
+    QDoubleSpinBox *m_cpus = nullptr;
+    QSpinBox *m_outputCap = nullptr;
     QCheckBox *m_network = nullptr;
     QCheckBox *m_gvisor = nullptr;
     QCheckBox *m_fresh = nullptr;
