@@ -3,6 +3,7 @@
 #include <app/appsettings.h>
 #include <app/cli/cli.h>
 #include <sandbox/containerengine.h>
+#include <ui/firstpaint.h>
 #include <ui/mainwindow.h>
 #include <ui/theme.h>
 #include <ui/translations.h>
@@ -35,6 +36,7 @@ int main(int argc, char *argv[])
     Sandcastle::applyTheme(Sandcastle::themeFromName(settings.theme));
     // Containers left behind by a crashed instance are removed before anything starts.
     Sandcastle::ContainerEngine(settings.engine, settings.engineContext).reapOrphans();
+    Sandcastle::FirstPaintReporter::installIfAsked();
     Sandcastle::MainWindow window(settings);
     window.show();
     return app.exec();

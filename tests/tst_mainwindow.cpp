@@ -287,12 +287,17 @@ private Q_SLOTS:
             std::swap(order[0], order[1]);
         for (const auto &[index, kind] : order) {
             shown.clear();
+            // Selected in the tree as a click or the arrow keys do (an earlier test may have
+            // left the files pane narrow in the shared settings, so not by position).
             files->view()->scrollTo(index);
-            QTest::mouseClick(files->view()->viewport(),
-                              Qt::LeftButton,
-                              {},
-                              files->view()->visualRect(index).center());
+            files->view()->setCurrentIndex(index);
             QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 10000);
+            QVERIFY2(
+                !shown.isEmpty(),
+                qPrintable(QStringLiteral("no preview of %1; current %2; files %3")
+                               .arg(files->model()->filePath(index),
+                                    files->model()->filePath(files->view()->currentIndex()),
+                                    QDir(root).entryList(QDir::Files).join(QLatin1Char(',')))));
             QCOMPARE(shown.last().at(1).value<FilePreview::Kind>(), kind);
         }
         // The chat's card lists them.

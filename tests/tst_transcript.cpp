@@ -104,6 +104,76 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 2);
     }
 
+    void aChangeAfterAQuietFrameIsAnnouncedWithoutWaitingForTheFrame()
+    {
+        TranscriptModel model;
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.appendAssistantText(QStringLiteral("a"));
+        QTest::qWait(40); // quiet: the next token is shown at the next turn of the loop
+        model.appendAssistantText(QStringLiteral("b"));
+        const int before = int(changed.size());
+        QElapsedTimer clock;
+        clock.start();
+        QTRY_VERIFY(changed.size() > before);
+        QVERIFY2(clock.elapsed() < 10, "waited for a frame");
+        // Straight after that announcement, the next waits for the frame to end.
+        model.appendAssistantText(QStringLiteral("c"));
+        QCoreApplication::processEvents();
+        QCOMPARE(int(changed.size()), before + 1);
+        QTRY_COMPARE(int(changed.size()), before + 2);
+    }
+
+    void markdownIsCutAtBlankLinesOutsideFencesAndIndentedBlocks()
+    {
+        using Chunks = std::vector<TranscriptDelegate::MarkdownChunk>;
+        auto texts = [](const QString &text) {
+            QStringList out;
+            for (const auto &c : TranscriptDelegate::markdownChunks(text))
+                out << text.mid(c.start, c.end - c.start)
+                           + (c.complete ? QStringLiteral("|") : QString());
+            return out;
+        };
+        QCOMPARE(texts(QStringLiteral("one\n\ntwo\n\nthree")),
+                 (QStringList{QStringLiteral("one\n\n|"),
+                              QStringLiteral("two\n\n|"),
+                              QStringLiteral("three")}));
+        // Not inside a fence, not before an indented continuation.
+        QCOMPARE(texts(QStringLiteral("```\na\n\nb\n```\n\n- item\n\n  more\n\nend\n")),
+                 (QStringList{QStringLiteral("```\na\n\nb\n```\n\n|"),
+                              QStringLiteral("- item\n\n  more\n\n|"),
+                              QStringLiteral("end\n")}));
+        QCOMPARE(texts(QString()), QStringList{QString()});
+        const Chunks none = TranscriptDelegate::markdownChunks(QStringLiteral("no break"));
+        QCOMPARE(none.size(), std::size_t(1));
+        QVERIFY(!none[0].complete);
+    }
+
+    void aStreamingAnswerRendersOnlyItsLastPieceAgain()
+    {
+        ChatPane chat;
+        chat.resize(600, 400);
+        chat.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chat));
+        TranscriptDelegate *delegate = chat.transcriptDelegate();
+        QString paragraph;
+        for (int i = 0; i < 30; ++i)
+            paragraph += QStringLiteral("word ");
+        // Forty paragraphs, streamed a few characters at a time, painted as they come.
+        int frames = 0;
+        const QString answer = QString(paragraph + QStringLiteral("\n\n")).repeated(40);
+        for (qsizetype i = 0; i < answer.size(); i += 16) {
+            chat.appendAssistantText(answer.mid(i, 16));
+            chat.transcriptModel()->flush();
+            chat.transcriptView()->viewport()->repaint();
+            ++frames;
+        }
+        // Each frame rendered the piece being written, and each finished paragraph once more
+        // at most (when it became complete): not the whole answer every frame.
+        QVERIFY2(delegate->renderedChunks() <= frames + 2 * 40,
+                 qPrintable(QString::number(delegate->renderedChunks())));
+        QVERIFY(frames > 100);
+    }
+
     void reasoningStreamsIntoTheAnswerAndStartsCollapsed()
     {
         TranscriptModel model;

@@ -3,7 +3,11 @@
 //   - the same through `docker exec <container> python3 -c 'print(1)'`,
 //   - the same through a fresh `docker run --rm ... python3 -c 'print(1)'`,
 //   - session start (container + kernel ready) against a bare `docker run --rm IMAGE true`.
-// Prints medians and the ratios the sandbox issue sets as targets.
+//   - output ingest: bytes per second from a producer in the container into the session's
+//     listeners, against `docker exec` of the same producer read into nothing.
+// Prints each figure with its baseline and ratio (benchreport.h).
+#include "benchreport.h"
+
 #include <sandbox/containerengine.h>
 #include <sandbox/sandboxsession.h>
 
@@ -23,10 +27,16 @@ using namespace Sandcastle;
 
 namespace {
 
-double median(std::vector<double> v)
+// Writes `megabytes` MB of 'y' lines to stdout in 64 KiB writes.
+QString producer(int megabytes)
 {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
+    return QStringLiteral("import sys\n"
+                          "b = (b'y' * 1023 + b'\\n') * 64\n"
+                          "w = sys.stdout.buffer.write\n"
+                          "for _ in range(%1 * 16):\n"
+                          "    w(b)\n"
+                          "sys.stdout.flush()\n")
+        .arg(megabytes);
 }
 
 double timeMs(const std::function<void()> &fn)
@@ -67,6 +77,8 @@ int main(int argc, char *argv[])
     QTemporaryDir workspace;
     SandboxConfig config = SandboxConfig::fromEnvironment();
     config.workspace = workspace.path();
+    config.outputHardCapBytes = qint64(4) * 1024 * 1024 * 1024; // the ingest runs are large
+    config.timeoutMs = 300000;
     const ContainerEngine engine(config.engine);
     const Result<QString> daemon = engine.checkDaemon();
     if (!daemon) {
@@ -137,27 +149,91 @@ int main(int argc, char *argv[])
     std::vector<double> run;
     for (int i = 0; i < 10; ++i)
         run.push_back(timeMs([&] { engine.run(oneShot, 60000); }));
+    // Output ingest: the runner alone (bytes counted by a listener, nothing shown).
+    constexpr int kMegabytes = 100;
+    std::vector<double> runnerRates, execRates;
+    for (int i = 0; i < 3; ++i) {
+        qint64 received = 0;
+        const auto connection
+            = QObject::connect(&session,
+                               &SandboxSession::outputReady,
+                               [&](OutputStream, const QString &text) { received += text.size(); });
+        const double ms = timeMs([&] {
+            session.runPython(producer(kMegabytes));
+            waitFor(&session, SIGNAL(finished(Sandcastle::ExecutionResult)), 300000);
+        });
+        QObject::disconnect(connection);
+        if (received < qint64(kMegabytes) * 1024 * 1024) {
+            std::fprintf(stderr, "bench_sandbox: only %lld bytes arrived\n", received);
+            return 1;
+        }
+        runnerRates.push_back(double(received) / 1e6 / (ms / 1000.0));
+        // The same producer through docker exec, its output read and dropped.
+        QProcess viaExec;
+        viaExec.setProgram(engine.program());
+        viaExec.setArguments({QStringLiteral("exec"),
+                              session.containerName(),
+                              QStringLiteral("python3"),
+                              QStringLiteral("-c"),
+                              producer(kMegabytes)});
+        qint64 execBytes = 0;
+        QObject::connect(&viaExec, &QProcess::readyReadStandardOutput, [&] {
+            execBytes += viaExec.readAllStandardOutput().size();
+        });
+        const double execMs = timeMs([&] {
+            viaExec.start();
+            viaExec.waitForStarted(30000);
+            QEventLoop loop;
+            QObject::connect(&viaExec, &QProcess::finished, &loop, &QEventLoop::quit);
+            loop.exec();
+        });
+        execRates.push_back(double(execBytes) / 1e6 / (execMs / 1000.0));
+    }
     session.stop();
 
-    const double w = median(warm), e = median(exec), r = median(run);
-    const double s = median(startOnly), b = median(bare);
-    std::printf("Sandbox latency (medians; %s, image %s)\n",
-                qPrintable(config.engine),
-                qPrintable(config.image));
-    std::printf("  %-44s %9.3f ms  (n=%zu)\n", "print(1) through a warm session", w, warm.size());
-    std::printf(
-        "  %-44s %9.3f ms  (n=%zu)\n", "docker exec ... python3 -c 'print(1)'", e, exec.size());
-    std::printf(
-        "  %-44s %9.3f ms  (n=%zu)\n", "docker run --rm ... python3 -c 'print(1)'", r, run.size());
-    std::printf("  %-44s %9.3f ms  (n=%zu)\n",
-                "session start (container + kernel ready)",
-                s,
-                startOnly.size());
-    std::printf("  %-44s %9.3f ms  (n=%zu)\n", "docker run --rm IMAGE true", b, bare.size());
-    std::printf("Ratios (targets in brackets)\n");
-    std::printf("  %-44s %9.1f x   [>= 10]\n", "docker exec / warm session", e / w);
-    std::printf("  %-44s %9.1f x   [>= 50]\n", "docker run / warm session", r / w);
-    std::printf("  %-44s %9.2f x   [<= 1.5]\n", "session start / bare docker run", s / b);
-    std::printf("  %-44s %9.3f ms  [<= 5]\n", "warm session median", w);
+    const Bench::Stats w = Bench::stats(warm), e = Bench::stats(exec), r = Bench::stats(run);
+    const Bench::Stats st = Bench::stats(startOnly), b = Bench::stats(bare);
+    std::printf("Sandbox (%s, image %s)\n", qPrintable(config.engine), qPrintable(config.image));
+    Bench::record({"warm run_python print(1) round trip",
+                   "ms",
+                   w,
+                   "docker exec ... python3 -c 'print(1)'",
+                   e,
+                   "docker exec / warm session",
+                   e.median / w.median,
+                   "<= 5 ms median and >= 10x",
+                   w.median <= 5 && e.median / w.median >= 10,
+                   ""});
+    Bench::record({"warm run_python print(1) round trip",
+                   "ms",
+                   w,
+                   "docker run --rm ... python3 -c 'print(1)'",
+                   r,
+                   "docker run / warm session",
+                   r.median / w.median,
+                   ">= 50x",
+                   r.median / w.median >= 50,
+                   ""});
+    Bench::record({"session start (container + kernel ready)",
+                   "ms",
+                   st,
+                   "docker run --rm IMAGE true",
+                   b,
+                   "session start / docker run",
+                   st.median / b.median,
+                   "<= 1.5x",
+                   st.median / b.median <= 1.5,
+                   ""});
+    const Bench::Stats rr = Bench::stats(runnerRates), er = Bench::stats(execRates);
+    Bench::record({"output ingest, runner only (100 MB of lines)",
+                   "MB/s",
+                   rr,
+                   "docker exec of the same producer, read into nothing",
+                   er,
+                   "runner / docker exec",
+                   rr.median / er.median,
+                   ">= 0.5x",
+                   rr.median / er.median >= 0.5,
+                   ""});
     return 0;
 }

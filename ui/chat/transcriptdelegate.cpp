@@ -16,6 +16,7 @@
 #include <QTextDocument>
 
 #include <memory>
+#include <vector>
 
 namespace Sandcastle {
 
@@ -178,12 +179,55 @@ struct TranscriptDelegate::Rendered
     bool dark = false;
     std::unique_ptr<QTextDocument> reasoning;
     std::unique_ptr<QTextDocument> body;
+    // An answer is rendered as a column of Markdown chunks cut at blank lines outside code
+    // fences: while it streams, only its last chunk changes and only that one is rendered
+    // again, so a frame costs the same for a long answer as for a short one.
+    struct Chunk
+    {
+        qsizetype start = 0;
+        qsizetype end = 0;
+        bool complete = false; // a boundary follows it: its text will not change
+        std::unique_ptr<QTextDocument> doc;
+        int top = 0; // from the top of the body
+        int height = 0;
+    };
+    std::vector<Chunk> chunks;
+    QString chunkedText;
     QString header;    // "You", "Sandcastle", the tool's name
     QString meta;      // a tool's status, exit code, duration
     QString moreLines; // "… 12 more lines" under a cut card
     QString files;
     Layout layout;
 };
+
+std::vector<TranscriptDelegate::MarkdownChunk>
+TranscriptDelegate::markdownChunks(const QString &text)
+{
+    std::vector<MarkdownChunk> chunks;
+    qsizetype start = 0;
+    qsizetype pos = 0;
+    bool inFence = false;
+    bool previousBlank = false;
+    while (pos < text.size()) {
+        qsizetype eol = text.indexOf(QLatin1Char('\n'), pos);
+        if (eol < 0)
+            eol = text.size();
+        const QStringView line = QStringView(text).mid(pos, eol - pos);
+        const QStringView trimmed = line.trimmed();
+        const bool blank = trimmed.isEmpty();
+        if (!inFence && previousBlank && !blank && pos > start && !line.front().isSpace()) {
+            chunks.push_back({start, pos, true});
+            start = pos;
+        }
+        if (trimmed.startsWith(QLatin1String("```")) || trimmed.startsWith(QLatin1String("~~~")))
+            inFence = !inFence;
+        previousBlank = blank;
+        pos = eol + 1;
+    }
+    if (start < text.size() || chunks.empty())
+        chunks.push_back({start, text.size(), false});
+    return chunks;
+}
 
 TranscriptDelegate::TranscriptDelegate(QAbstractItemView *view)
     : QStyledItemDelegate(view)
@@ -196,6 +240,7 @@ TranscriptDelegate::~TranscriptDelegate() = default;
 void TranscriptDelegate::clearCache()
 {
     m_cache.clear();
+    m_heights.clear();
 }
 
 int TranscriptDelegate::contentWidth() const
@@ -208,9 +253,15 @@ const TranscriptDelegate::Rendered &TranscriptDelegate::rendered(const QModelInd
     const int width = contentWidth();
     const auto revision = index.data(TranscriptModel::RevisionRole).toUInt();
     const bool dark = isDark(m_view->palette());
+    std::vector<Rendered::Chunk> previousChunks;
+    QString previousText;
     if (Rendered *cached = m_cache.object(index.row())) {
         if (cached->revision == revision && cached->width == width && cached->dark == dark)
             return *cached;
+        if (cached->width == width && cached->dark == dark) {
+            previousChunks = std::move(cached->chunks);
+            previousText = cached->chunkedText;
+        }
     }
     auto r = std::make_unique<Rendered>();
     r->revision = revision;
@@ -262,20 +313,50 @@ const TranscriptDelegate::Rendered &TranscriptDelegate::rendered(const QModelInd
                 y += l.reasoning.height() + Gap;
             }
         }
-        r->body = makeDocument(m_view->font());
-        r->body->setMarkdown(text);
         // Code blocks on a tinted ground, in the code font, coloured.
         const QColor base = m_view->palette().color(QPalette::Base);
         const QColor tint = mix(base, m_view->palette().color(QPalette::Text), 0.06);
-        for (QTextBlock b = r->body->begin(); b.isValid(); b = b.next()) {
-            if (!b.blockFormat().hasProperty(QTextFormat::BlockCodeFence))
-                continue;
-            QTextCursor c(b);
-            QTextBlockFormat f;
-            f.setBackground(tint);
-            c.mergeBlockFormat(f);
+        int top = 0;
+        const int chunkGap = line / 2;
+        for (const auto &[start, end, complete] : markdownChunks(text)) {
+            Rendered::Chunk chunk;
+            chunk.start = start;
+            chunk.end = end;
+            chunk.complete = complete;
+            // The same complete chunk as in the last rendering: kept as it was laid out.
+            for (Rendered::Chunk &old : previousChunks) {
+                if (old.doc && old.complete && complete && old.start == start && old.end == end
+                    && QStringView(previousText).mid(start, end - start)
+                           == QStringView(text).mid(start, end - start)) {
+                    chunk.doc = std::move(old.doc);
+                    break;
+                }
+            }
+            if (!chunk.doc) {
+                chunk.doc = makeDocument(m_view->font());
+                chunk.doc->setMarkdown(text.mid(start, end - start));
+                ++m_renderedChunks;
+                for (QTextBlock b = chunk.doc->begin(); b.isValid(); b = b.next()) {
+                    if (!b.blockFormat().hasProperty(QTextFormat::BlockCodeFence))
+                        continue;
+                    QTextCursor c(b);
+                    QTextBlockFormat f;
+                    f.setBackground(tint);
+                    c.mergeBlockFormat(f);
+                }
+                new CodeHighlighter(chunk.doc.get(), false, dark);
+                chunk.doc->setTextWidth(inner);
+            }
+            chunk.top = top;
+            chunk.height = int(std::ceil(chunk.doc->size().height()));
+            top += chunk.height + chunkGap;
+            r->chunks.push_back(std::move(chunk));
         }
-        new CodeHighlighter(r->body.get(), false, dark);
+        r->chunkedText = text;
+        if (!r->chunks.empty()) {
+            l.body = QRect(x, y, inner, top - chunkGap);
+            y += l.body.height() + Gap;
+        }
         break;
     }
     case TranscriptModel::Kind::Tool: {
@@ -354,7 +435,15 @@ const TranscriptDelegate::Rendered &TranscriptDelegate::rendered(const QModelInd
 
 QSize TranscriptDelegate::sizeHint(const QStyleOptionViewItem &, const QModelIndex &index) const
 {
+    const int width = contentWidth();
+    const auto revision = index.data(TranscriptModel::RevisionRole).toUInt();
+    const bool dark = isDark(m_view->palette());
+    const auto known = m_heights.constFind(index.row());
+    if (known != m_heights.constEnd() && known->revision == revision && known->width == width
+        && known->dark == dark)
+        return {width, known->height};
     const Rendered &r = rendered(index);
+    m_heights.insert(index.row(), {r.revision, r.width, r.dark, r.layout.height});
     return {r.width, r.layout.height};
 }
 
@@ -493,6 +582,12 @@ void TranscriptDelegate::paint(QPainter *painter,
         drawDocument(r.reasoning.get(), l.reasoning, muted);
     }
     drawDocument(r.body.get(), l.body, kind == TranscriptModel::Kind::Error ? errorColour : text);
+    const QRect exposed = option.rect.translated(-option.rect.topLeft());
+    for (const Rendered::Chunk &chunk : r.chunks) {
+        const QRect at(l.body.left(), l.body.top() + chunk.top, l.body.width(), chunk.height);
+        if (at.intersects(exposed) || exposed.isEmpty())
+            drawDocument(chunk.doc.get(), at, text);
+    }
     if (!r.moreLines.isEmpty()) {
         painter->setPen(muted);
         painter->drawText(QRect(l.body.left(), l.body.bottom() + Gap, l.body.width(), fm.height()),
@@ -521,6 +616,18 @@ TranscriptDelegate::hitTest(const QModelIndex &index, const QPoint &pointInRow, 
         return Hit::Retry;
     if (l.toggle.contains(pointInRow))
         return Hit::Toggle;
+    for (const Rendered::Chunk &chunk : r.chunks) {
+        const QRect at(l.body.left(), l.body.top() + chunk.top, l.body.width(), chunk.height);
+        if (!at.contains(pointInRow))
+            continue;
+        const QString anchor
+            = chunk.doc->documentLayout()->anchorAt(QPointF(pointInRow - at.topLeft()));
+        if (!anchor.isEmpty()) {
+            if (link)
+                *link = anchor;
+            return Hit::Link;
+        }
+    }
     if (r.body && l.body.contains(pointInRow)) {
         const QString anchor
             = r.body->documentLayout()->anchorAt(QPointF(pointInRow - l.body.topLeft()));

@@ -1,7 +1,10 @@
 #pragma once
 
 #include <QCache>
+#include <QHash>
+
 #include <QStyledItemDelegate>
+#include <vector>
 
 class QAbstractItemView;
 class QTextDocument;
@@ -32,6 +35,20 @@ public:
     // Forgets what was rendered (rows reset or the look changed).
     void clearCache();
 
+    // Where an answer's Markdown is cut into pieces rendered on their own: after a blank line
+    // outside a code fence that is followed by a line continuing no indented block (a list
+    // item's second paragraph, indented code). All but the last piece are complete: while
+    // the answer streams, their text no longer changes and they are not rendered again.
+    struct MarkdownChunk
+    {
+        qsizetype start;
+        qsizetype end;
+        bool complete;
+    };
+    static std::vector<MarkdownChunk> markdownChunks(const QString &text);
+    // How many Markdown pieces were rendered (not reused) since the delegate was made.
+    int renderedChunks() const { return m_renderedChunks; }
+
 Q_SIGNALS:
     void openInEditorRequested(const QModelIndex &index);
     void retryRequested();
@@ -51,7 +68,19 @@ private:
     int contentWidth() const;
 
     QAbstractItemView *m_view = nullptr;
+    // Rendered documents of the rows last painted or measured (bounded), and the height of
+    // every row (a few bytes each): a relayout of a long conversation, which asks every row
+    // for its size, re-renders only the rows that changed.
     mutable QCache<int, Rendered> m_cache;
+    struct Height
+    {
+        quint32 revision = 0;
+        int width = 0;
+        bool dark = false;
+        int height = 0;
+    };
+    mutable QHash<int, Height> m_heights;
+    mutable int m_renderedChunks = 0;
 };
 
 } // namespace Sandcastle

@@ -31,7 +31,6 @@ TranscriptModel::TranscriptModel(QObject *parent)
     : QAbstractListModel(parent)
 {
     m_frame.setSingleShot(true);
-    m_frame.setInterval(FrameMs);
     m_frame.setTimerType(Qt::PreciseTimer);
     connect(&m_frame, &QTimer::timeout, this, &TranscriptModel::flush);
 }
@@ -110,8 +109,10 @@ void TranscriptModel::markDirty(int row)
     ++m_entries[row].revision;
     m_dirtyFirst = m_dirtyFirst < 0 ? row : std::min(m_dirtyFirst, row);
     m_dirtyLast = std::max(m_dirtyLast, row);
-    if (!m_frame.isActive())
-        m_frame.start();
+    if (!m_frame.isActive()) {
+        const qint64 since = m_sinceFlush.isValid() ? m_sinceFlush.elapsed() : FrameMs;
+        m_frame.start(int(std::max<qint64>(0, FrameMs - since)));
+    }
 }
 
 void TranscriptModel::flush()
@@ -119,6 +120,7 @@ void TranscriptModel::flush()
     m_frame.stop();
     if (m_dirtyFirst < 0)
         return;
+    m_sinceFlush.start();
     const int first = m_dirtyFirst;
     const int last = std::min(m_dirtyLast, int(m_entries.size()) - 1);
     m_dirtyFirst = m_dirtyLast = -1;

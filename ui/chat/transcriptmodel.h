@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <QAbstractListModel>
+#include <QElapsedTimer>
 #include <QList>
 #include <QStringList>
 #include <QTimer>
@@ -14,8 +15,10 @@ namespace Sandcastle {
 // files made; collapsed) and error banners (with Retry when asking again may help).
 //
 // Streaming text changes the model at once, but views hear about it at most once per frame:
-// the changed rows are announced together by a 16 ms timer, so a model that sends a thousand
-// tokens a second repaints the chat sixty times a second, not a thousand.
+// the changed rows are announced together, at the next turn of the event loop when the last
+// announcement is a frame (16 ms) old, else when it will be. A model that sends a thousand
+// tokens a second repaints the chat sixty times a second, not a thousand, and one that sends
+// fifty is shown token by token without waiting for a frame.
 class TranscriptModel : public QAbstractListModel
 {
     Q_OBJECT
@@ -109,6 +112,7 @@ private:
     int m_dirtyFirst = -1;
     int m_dirtyLast = -1;
     QTimer m_frame;
+    QElapsedTimer m_sinceFlush; // a change after a quiet frame is shown at once
 };
 
 } // namespace Sandcastle

@@ -1,0 +1,478 @@
+// The window's figures, offscreen (QT_QPA_PLATFORM=offscreen), each beside its baseline:
+//   - model token -> visible in the chat view: a fake server streams 5,000 tokens; for each,
+//     the time from its arrival at the client to the first paint of the transcript that shows
+//     it (the baseline is the arrival itself);
+//   - open a stored conversation of 1,000 messages (200 tool runs) in the real main window,
+//     and scroll it end to end, timing every frame;
+//   - output ingest into the real console widget: 200 MB from a producer in the sandbox,
+//     through the session into the ConsolePane, with the longest event-loop stall and the
+//     growth of resident memory; the baseline is the same producer into the runner alone.
+// The last needs Docker and the sandbox image; the others only a display (offscreen).
+#include "benchreport.h"
+
+#include <app/appsettings.h>
+#include <app/llm/chatclient.h>
+#include <app/store/conversationstore.h>
+#include <sandbox/sandboxsession.h>
+#include <support/fakeopenaiserver.h>
+#include <ui/chat/chatpane.h>
+#include <ui/chat/transcriptdelegate.h>
+#include <ui/chat/transcriptmodel.h>
+#include <ui/console/consolepane.h>
+#include <ui/mainwindow.h>
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QListView>
+#include <QScrollBar>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <cstdio>
+#include <functional>
+#include <vector>
+
+using namespace Sandcastle;
+using Sandcastle::Testing::FakeOpenAiServer;
+
+namespace {
+
+QElapsedTimer g_clock;
+
+double nowMs()
+{
+    return double(g_clock.nsecsElapsed()) / 1e6;
+}
+
+bool waitFor(const std::function<bool()> &done, int timeoutMs)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (!done()) {
+        if (clock.elapsed() > timeoutMs)
+            return false;
+        QApplication::processEvents(QEventLoop::AllEvents, 5);
+    }
+    return true;
+}
+
+// The transcript's delegate, noting when each paint of the answer being streamed ends and how
+// much of its text it showed.
+class TimingDelegate : public TranscriptDelegate
+{
+public:
+    using TranscriptDelegate::TranscriptDelegate;
+    struct Paint
+    {
+        double atMs;
+        qsizetype shownChars;
+    };
+    mutable std::vector<Paint> paints;
+
+    void paint(QPainter *painter,
+               const QStyleOptionViewItem &option,
+               const QModelIndex &index) const override
+    {
+        TranscriptDelegate::paint(painter, option, index);
+        if (index.data(TranscriptModel::KindRole).value<TranscriptModel::Kind>()
+            == TranscriptModel::Kind::Assistant)
+            paints.push_back({nowMs(), index.data(TranscriptModel::TextRole).toString().size()});
+    }
+};
+
+// Streams `tokens` tokens of about four characters, `gapMs` apart, into a chat pane and
+// returns each token's latency from arrival to visible.
+std::vector<double> tokenLatencies(int tokens, int gapMs, double *frameWorstMs)
+{
+    FakeOpenAiServer server;
+    if (!server.listen())
+        return {};
+    // Tokens of four characters: prose in paragraphs of 48 tokens (lines of 12), and every
+    // 400 tokens a fenced code block of 40, as a model writes an explanation with code.
+    QString text;
+    for (int i = 0; i < tokens; ++i) {
+        const int inSection = i % 400;
+        if (inSection == 360 || inSection == 398)
+            text += QStringLiteral("```\n");
+        else if (inSection == 399)
+            text += QStringLiteral("\n\n\n\n");
+        else if (inSection > 360)
+            text += (i % 8 == 7 || inSection == 397 ? QStringLiteral("x=1\n")
+                                                    : QStringLiteral("f(x)"));
+        else if (i % 48 == 47)
+            text += QStringLiteral("wo\n\n");
+        else
+            text += (i % 12 == 11 ? QStringLiteral("wor\n") : QStringLiteral("wor "));
+    }
+    FakeOpenAiServer::Response response;
+    // One token per write, as a model sends them.
+    {
+        QByteArray first = FakeOpenAiServer::sseEvent(FakeOpenAiServer::textChunk(QString()));
+        response.writes << first;
+        for (int i = 0; i < tokens; ++i)
+            response.writes << FakeOpenAiServer::sseEvent(
+                FakeOpenAiServer::textChunk(text.mid(i * 4, 4)));
+        response.writes << FakeOpenAiServer::sseEvent(
+            FakeOpenAiServer::finishChunk(QStringLiteral("stop")))
+                        << QByteArray("data: [DONE]\n\n");
+        response.delayMs = gapMs;
+    }
+    server.enqueue(response);
+
+    ChatPane chat;
+    chat.resize(640, 800);
+    auto *delegate = new TimingDelegate(chat.transcriptView());
+    chat.transcriptView()->setItemDelegate(delegate);
+    chat.show();
+    ClientConfig config;
+    config.baseUrl = QUrl(server.baseUrl());
+    config.model = QStringLiteral("fake-model");
+    ChatClient client(config);
+    struct Arrival
+    {
+        double atMs;
+        qsizetype totalChars;
+    };
+    std::vector<Arrival> arrivals;
+    qsizetype total = 0;
+    QObject::connect(&client, &ChatClient::textDelta, &chat, [&](const QString &delta) {
+        total += delta.size();
+        arrivals.push_back({nowMs(), total});
+        chat.appendAssistantText(delta);
+    });
+    bool done = false;
+    QObject::connect(&client, &ChatClient::finished, &chat, [&] { done = true; });
+    QObject::connect(
+        &client, &ChatClient::errorOccurred, &chat, [&](const QString &, const QString &m) {
+            std::fprintf(stderr, "bench_ui: %s\n", qPrintable(m));
+            done = true;
+        });
+    // A pulse timer: the longest gap between its ticks is the longest frame.
+    double lastTick = nowMs();
+    double worst = 0;
+    QTimer pulse;
+    pulse.setInterval(4);
+    QObject::connect(&pulse, &QTimer::timeout, &chat, [&] {
+        const double t = nowMs();
+        worst = std::max(worst, t - lastTick);
+        lastTick = t;
+    });
+    pulse.start();
+    client.send(nlohmann::json::array({{{"role", "user"}, {"content", "go"}}}),
+                nlohmann::json::array());
+    waitFor([&] { return done; }, 600000);
+    waitFor([&] { return false; }, 100); // the last frame
+    pulse.stop();
+    *frameWorstMs = worst;
+
+    std::vector<double> latencies;
+    std::size_t p = 0;
+    for (const Arrival &a : arrivals) {
+        while (
+            p < delegate->paints.size()
+            && (delegate->paints[p].shownChars < a.totalChars || delegate->paints[p].atMs < a.atMs))
+            ++p;
+        if (p == delegate->paints.size())
+            break;
+        latencies.push_back(delegate->paints[p].atMs - a.atMs);
+    }
+    return latencies;
+}
+
+// A stored conversation of `messages` messages, one in five a tool call with its run.
+QString storeConversation(const QString &dataDir, int messages)
+{
+    ConversationStore store;
+    if (!store.open(ConversationStore::defaultPath(dataDir)))
+        return {};
+    const QString id = QStringLiteral("bench-conversation");
+    QDir(dataDir).mkpath(QStringLiteral("ws"));
+    if (!store.create(
+            id, QStringLiteral("A long conversation"), dataDir + QStringLiteral("/ws"), false))
+        return {};
+    int written = 0;
+    int call = 0;
+    while (written < messages) {
+        store.addMessage(
+            id,
+            {{"role", "user"},
+             {"content",
+              "Question " + std::to_string(written) + ": what does the data say about month "
+                  + std::to_string(written % 12) + "?"}});
+        ++written;
+        const std::string callId = "call_" + std::to_string(call++);
+        const std::string code = "import csv\nrows = list(csv.reader(open('data.csv')))\n"
+                                 "print(len(rows), rows[:3])\nfor r in rows[:20]:\n    print(r)\n";
+        store.addMessage(id,
+                         {{"role", "assistant"},
+                          {"content", ""},
+                          {"tool_calls",
+                           nlohmann::json::array(
+                               {{{"id", callId},
+                                 {"type", "function"},
+                                 {"function",
+                                  {{"name", "run_python"},
+                                   {"arguments", nlohmann::json{{"code", code}}.dump()}}}}})}});
+        store.addMessage(id,
+                         {{"role", "tool"},
+                          {"tool_call_id", callId},
+                          {"content",
+                           nlohmann::json{{"status", "ok"},
+                                          {"exit_code", 0},
+                                          {"duration_ms", 42},
+                                          {"files", nlohmann::json::array({"chart.png"})},
+                                          {"stdout", "20 rows"}}
+                               .dump()}});
+        StoredRun run;
+        run.conversationId = id;
+        run.toolCallId = QString::fromStdString(callId);
+        run.code = QString::fromStdString(code);
+        const Result<qint64> runId = store.beginRun(run);
+        ExecutionResult result;
+        result.status = ExecutionResult::Status::Ok;
+        result.durationMs = 42;
+        if (runId)
+            store.finishRun(runId.value(), result);
+        store.addMessage(id,
+                         {{"role", "assistant"},
+                          {"content",
+                           "The data for month **" + std::to_string(written % 12)
+                               + "** shows a rise of 12%.\n\n- first point\n- second "
+                                 "point\n\n```python\nprint(rows[0])\n```"}});
+        store.addMessage(id, {{"role", "user"}, {"content", "Thanks, go on."}});
+        written += 4;
+    }
+    return id;
+}
+
+void openAndScroll(const QString &dataDir)
+{
+    const QString id = storeConversation(dataDir, 1000);
+    if (id.isEmpty()) {
+        std::fprintf(stderr, "bench_ui: could not write the conversation\n");
+        return;
+    }
+    AppSettings settings;
+    settings.dataDir = dataDir;
+    settings.baseUrl = QStringLiteral("http://127.0.0.1:9/v1");
+    settings.model = QStringLiteral("fake-model");
+    MainWindow window(settings);
+    window.resize(1400, 900);
+    window.show();
+    waitFor([] { return false; }, 500);
+    window.newConversation();
+    waitFor([] { return false; }, 200);
+    QListView *view = window.chatPane()->transcriptView();
+
+    std::vector<double> opens;
+    for (int i = 0; i < 5; ++i) {
+        window.newConversation();
+        waitFor([] { return false; }, 100);
+        const double start = nowMs();
+        window.openConversation(id);
+        view->viewport()->repaint(); // the first frame with the conversation in it
+        opens.push_back(nowMs() - start);
+    }
+    const int rows = window.chatPane()->transcriptModel()->rowCount();
+
+    // Scroll from the top to the end a page at a time; each step is one frame.
+    QScrollBar *bar = view->verticalScrollBar();
+    waitFor([] { return false; }, 300);
+    std::vector<double> frames;
+    bar->setValue(0);
+    view->viewport()->repaint();
+    for (int guard = 0; guard < 100000 && bar->value() < bar->maximum(); ++guard) {
+        const double start = nowMs();
+        bar->setValue(bar->value() + bar->pageStep() / 2);
+        view->viewport()->repaint();
+        QApplication::processEvents();
+        frames.push_back(nowMs() - start);
+    }
+    const Bench::Stats o = Bench::stats(opens), f = Bench::stats(frames);
+    double worst = 0;
+    for (double v : frames)
+        worst = std::max(worst, v);
+    Bench::record({"open a stored conversation of 1,000 messages (200 runs)",
+                   "ms",
+                   o,
+                   "",
+                   {},
+                   "",
+                   0,
+                   "<= 300 ms",
+                   o.median <= 300,
+                   std::to_string(rows) + " transcript rows"});
+    Bench::record({"scroll it end to end, half a page per frame",
+                   "ms",
+                   f,
+                   "",
+                   {},
+                   "",
+                   0,
+                   "no frame over 50 ms",
+                   worst <= 50,
+                   "worst frame " + std::to_string(worst) + " ms over "
+                       + std::to_string(frames.size()) + " frames"});
+}
+
+// 200 MB from the sandbox into the runner alone, then into the console widget.
+void consoleIngest()
+{
+    QTemporaryDir workspace;
+    SandboxConfig config = SandboxConfig::fromEnvironment();
+    config.workspace = workspace.path();
+    config.outputHardCapBytes = qint64(4) * 1024 * 1024 * 1024;
+    config.timeoutMs = 600000;
+    SandboxSession session(config);
+    session.start();
+    bool ready = false;
+    QObject::connect(&session, &SandboxSession::ready, [&] { ready = true; });
+    if (!waitFor([&] { return ready; }, 60000)) {
+        std::fprintf(stderr, "bench_ui: the sandbox did not start (is Docker up?)\n");
+        return;
+    }
+    constexpr int kMegabytes = 200;
+    const QString producer = QStringLiteral("import sys\n"
+                                            "b = (b'y' * 1023 + b'\\n') * 64\n"
+                                            "w = sys.stdout.buffer.write\n"
+                                            "for _ in range(%1 * 16):\n"
+                                            "    w(b)\n"
+                                            "sys.stdout.flush()\n")
+                                 .arg(kMegabytes);
+    auto runOnce = [&](ConsolePane *console, double *stallMs, qint64 *rssGrowthKiB) {
+        qint64 received = 0;
+        bool finished = false;
+        const auto output = QObject::connect(
+            &session, &SandboxSession::outputReady, [&](OutputStream stream, const QString &text) {
+                received += text.size();
+                if (console)
+                    console->appendOutput(stream, text);
+            });
+        const auto end = QObject::connect(
+            &session, &SandboxSession::finished, [&](const ExecutionResult &) { finished = true; });
+        double lastTick = nowMs();
+        double worst = 0;
+        QTimer pulse;
+        pulse.setInterval(5);
+        QObject::connect(&pulse, &QTimer::timeout, [&] {
+            const double t = nowMs();
+            worst = std::max(worst, t - lastTick);
+            lastTick = t;
+        });
+        const qint64 rssBefore = Bench::residentKiB();
+        qint64 rssPeak = rssBefore;
+        QTimer rss;
+        rss.setInterval(50);
+        QObject::connect(
+            &rss, &QTimer::timeout, [&] { rssPeak = std::max(rssPeak, Bench::residentKiB()); });
+        pulse.start();
+        rss.start();
+        const double start = nowMs();
+        session.runPython(producer);
+        waitFor([&] { return finished; }, 600000);
+        if (console)
+            console->flush(); // everything shown
+        const double ms = nowMs() - start;
+        pulse.stop();
+        rss.stop();
+        QObject::disconnect(output);
+        QObject::disconnect(end);
+        if (stallMs)
+            *stallMs = worst;
+        if (rssGrowthKiB)
+            *rssGrowthKiB = std::max(rssPeak, Bench::residentKiB()) - rssBefore;
+        return double(received) / 1e6 / (ms / 1000.0);
+    };
+    std::vector<double> runner, shown, stalls, growth;
+    for (int i = 0; i < 3; ++i) {
+        runner.push_back(runOnce(nullptr, nullptr, nullptr));
+        ConsolePane console;
+        console.resize(800, 400);
+        console.show();
+        double stall = 0;
+        qint64 grew = 0;
+        shown.push_back(runOnce(&console, &stall, &grew));
+        stalls.push_back(stall);
+        growth.push_back(double(grew) / 1024.0);
+    }
+    session.stop();
+    const Bench::Stats r = Bench::stats(runner), c = Bench::stats(shown);
+    const Bench::Stats s = Bench::stats(stalls), g = Bench::stats(growth);
+    Bench::record({"output ingest into the console widget (200 MB)",
+                   "MB/s",
+                   c,
+                   "the runner alone, same producer",
+                   r,
+                   "console / runner",
+                   c.median / r.median,
+                   ">= 20 MB/s",
+                   c.median >= 20,
+                   ""});
+    Bench::record({"  longest event-loop stall during that ingest",
+                   "ms",
+                   s,
+                   "",
+                   {},
+                   "",
+                   0,
+                   "<= 50 ms",
+                   s.p95 <= 50,
+                   ""});
+    Bench::record({"  resident memory growth during that ingest",
+                   "MB",
+                   g,
+                   "",
+                   {},
+                   "",
+                   0,
+                   "<= 64 MB for 200 MB of output",
+                   g.p95 <= 64,
+                   ""});
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    g_clock.start();
+    const QStringList parts = app.arguments().mid(1);
+    auto wanted = [&](const char *name) {
+        return parts.isEmpty() || parts.contains(QLatin1String(name));
+    };
+    std::printf("Window (offscreen)\n");
+    if (wanted("tokens")) {
+        struct Pace
+        {
+            int tokens;
+            int gapMs;
+            const char *figure;
+        };
+        for (const Pace &pace :
+             {Pace{5000, 2, "model token -> visible in the chat (5,000 tokens, 500/s)"},
+              Pace{1000, 20, "model token -> visible in the chat (1,000 tokens, 50/s)"}}) {
+            double worstFrame = 0;
+            const Bench::Stats t
+                = Bench::stats(tokenLatencies(pace.tokens, pace.gapMs, &worstFrame));
+            Bench::record({pace.figure,
+                           "ms",
+                           t,
+                           "the token's arrival at the client",
+                           Bench::single(0),
+                           "",
+                           0,
+                           "p95 <= 16 ms",
+                           t.n > 0 && t.p95 <= 16,
+                           "longest frame while streaming: " + std::to_string(worstFrame) + " ms"});
+        }
+    }
+    if (wanted("open")) {
+        QTemporaryDir data;
+        openAndScroll(data.path());
+    }
+    if (wanted("console"))
+        consoleIngest();
+    return 0;
+}
