@@ -517,6 +517,16 @@ void SandboxSession::removeContainerAsync()
 
 void SandboxSession::stop()
 {
+    shutDown(true);
+}
+
+void SandboxSession::release()
+{
+    shutDown(false);
+}
+
+void SandboxSession::shutDown(bool waitForRemoval)
+{
     const bool hadPending = m_pending.has_value();
     m_pending.reset();
     m_timeoutTimer.stop();
@@ -538,10 +548,12 @@ void SandboxSession::stop()
         delete kernel;
     }
     if (!m_containerName.isEmpty()) {
-        ContainerEngine(m_config.engine)
-            .run(m_config.engineArguments(
-                     {QStringLiteral("rm"), QStringLiteral("--force"), m_containerName}),
-                 10000);
+        const QStringList remove = m_config.engineArguments(
+            {QStringLiteral("rm"), QStringLiteral("--force"), m_containerName});
+        if (waitForRemoval)
+            ContainerEngine(m_config.engine).run(remove, 10000);
+        else
+            QProcess::startDetached(m_config.engine, remove);
         m_containerName.clear();
     }
     if (m_spillFd >= 0) {

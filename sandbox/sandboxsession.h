@@ -50,6 +50,10 @@ public:
     void interrupt();
     // Removes the container; waits for the engine at most a few seconds.
     void stop();
+    // The same, but the container is removed in the background (a detached `rm --force`):
+    // for the window switching conversations, which must not wait the engine's few hundred
+    // milliseconds. A removal that fails leaves a container the next start reaps.
+    void release();
 
 Q_SIGNALS:
     void stateChanged(Sandcastle::SandboxSession::State state);
@@ -59,6 +63,7 @@ Q_SIGNALS:
     void errorOccurred(const QString &message);
 
 private:
+    void shutDown(bool waitForRemoval);
     struct PendingRun
     {
         bool shell = false;

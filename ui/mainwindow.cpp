@@ -607,11 +607,11 @@ void MainWindow::applySettings(const AppSettings &settings)
     const bool containerChanged
         = sandbox.network != current.network || sandbox.memory != current.memory
           || sandbox.runtime != current.runtime || sandbox.image != current.image
-          || sandbox.fresh != current.fresh;
+          || sandbox.fresh != current.fresh || sandbox.cpus != current.cpus;
     m_session->setConfig(sandbox);
     if (containerChanged && !m_agent->isRunning() && !m_personRunning) {
         // A new container with the new limits; variables of the old one are gone.
-        m_session->stop();
+        m_session->release();
         m_console->beginRun(tr("sandbox restarted with the new settings"));
         if (!sandbox.fresh)
             m_session->start();
@@ -740,7 +740,7 @@ void MainWindow::switchTo(const QString &conversationId,
                           const nlohmann::json &messages,
                           const QString &title)
 {
-    m_session->stop(); // the other conversation's variables stay with it
+    m_session->release(); // the old container goes in the background: no wait for docker
     m_conversationId = conversationId;
     m_conversationSaved = saved;
     m_recorder->setConversationId(saved ? conversationId : QString());

@@ -77,7 +77,10 @@ int main(int argc, char *argv[])
     QTemporaryDir workspace;
     SandboxConfig config = SandboxConfig::fromEnvironment();
     config.workspace = workspace.path();
-    config.outputHardCapBytes = qint64(4) * 1024 * 1024 * 1024; // the ingest runs are large
+    // The ingest runs are large, and every byte is forwarded to the listener (the application
+    // forwards the first 8 MB of a run and logs the rest).
+    config.outputHardCapBytes = qint64(4) * 1024 * 1024 * 1024;
+    config.maxKeptBytes = config.outputHardCapBytes;
     config.timeoutMs = 300000;
     const ContainerEngine engine(config.engine);
     const Result<QString> daemon = engine.checkDaemon();

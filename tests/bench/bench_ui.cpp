@@ -317,13 +317,17 @@ void openAndScroll(const QString &dataDir)
                        + std::to_string(frames.size()) + " frames"});
 }
 
-// 200 MB from the sandbox into the runner alone, then into the console widget.
+// 200 MB from the sandbox into the runner alone (every byte forwarded to a listener that
+// counts it: the session is told to keep and forward everything, which the application does
+// not do past 8 MB), then the same bytes into the console widget in the batches the runner
+// forwards them in (the runner's output batcher sends at most 60 a second).
 void consoleIngest()
 {
     QTemporaryDir workspace;
     SandboxConfig config = SandboxConfig::fromEnvironment();
     config.workspace = workspace.path();
     config.outputHardCapBytes = qint64(4) * 1024 * 1024 * 1024;
+    config.maxKeptBytes = config.outputHardCapBytes;
     config.timeoutMs = 600000;
     SandboxSession session(config);
     session.start();
@@ -341,17 +345,41 @@ void consoleIngest()
                                             "    w(b)\n"
                                             "sys.stdout.flush()\n")
                                  .arg(kMegabytes);
-    auto runOnce = [&](ConsolePane *console, double *stallMs, qint64 *rssGrowthKiB) {
+    std::vector<double> runner;
+    qint64 batchBytes = 0;
+    int batches = 0;
+    for (int i = 0; i < 3; ++i) {
         qint64 received = 0;
         bool finished = false;
         const auto output = QObject::connect(
-            &session, &SandboxSession::outputReady, [&](OutputStream stream, const QString &text) {
+            &session, &SandboxSession::outputReady, [&](OutputStream, const QString &text) {
                 received += text.size();
-                if (console)
-                    console->appendOutput(stream, text);
+                batchBytes += text.size();
+                ++batches;
             });
         const auto end = QObject::connect(
             &session, &SandboxSession::finished, [&](const ExecutionResult &) { finished = true; });
+        const double start = nowMs();
+        session.runPython(producer);
+        waitFor([&] { return finished; }, 600000);
+        const double ms = nowMs() - start;
+        QObject::disconnect(output);
+        QObject::disconnect(end);
+        runner.push_back(double(received) / 1e6 / (ms / 1000.0));
+    }
+    session.stop();
+    const qsizetype batch = qsizetype(batchBytes / std::max(1, batches));
+
+    // The console: the same 200 MB in batches of the runner's average size, each handed over
+    // as soon as the event loop takes the last one, under a 5 ms pulse timer.
+    const QString chunk = QString(QString(1023, QLatin1Char('y')) + QLatin1Char('\n'))
+                              .repeated(int(std::max<qsizetype>(1, batch / 1024)));
+    std::vector<double> shown, stalls, growth;
+    for (int i = 0; i < 3; ++i) {
+        ConsolePane console;
+        console.resize(800, 400);
+        console.show();
+        waitFor([] { return false; }, 100);
         double lastTick = nowMs();
         double worst = 0;
         QTimer pulse;
@@ -363,43 +391,25 @@ void consoleIngest()
         });
         const qint64 rssBefore = Bench::residentKiB();
         qint64 rssPeak = rssBefore;
-        QTimer rss;
-        rss.setInterval(50);
-        QObject::connect(
-            &rss, &QTimer::timeout, [&] { rssPeak = std::max(rssPeak, Bench::residentKiB()); });
         pulse.start();
-        rss.start();
         const double start = nowMs();
-        session.runPython(producer);
-        waitFor([&] { return finished; }, 600000);
-        if (console)
-            console->flush(); // everything shown
+        qint64 fed = 0;
+        console.beginRun(QStringLiteral("flood"));
+        while (fed < qint64(kMegabytes) * 1024 * 1024) {
+            console.appendOutput(OutputStream::Stdout, chunk);
+            fed += chunk.size();
+            QApplication::processEvents();
+            rssPeak = std::max(rssPeak, Bench::residentKiB());
+        }
+        waitFor([&] { return !console.isPainting(); }, 60000);
         const double ms = nowMs() - start;
         pulse.stop();
-        rss.stop();
-        QObject::disconnect(output);
-        QObject::disconnect(end);
-        if (stallMs)
-            *stallMs = worst;
-        if (rssGrowthKiB)
-            *rssGrowthKiB = std::max(rssPeak, Bench::residentKiB()) - rssBefore;
-        return double(received) / 1e6 / (ms / 1000.0);
-    };
-    std::vector<double> runner, shown, stalls, growth;
-    for (int i = 0; i < 3; ++i) {
-        runner.push_back(runOnce(nullptr, nullptr, nullptr));
-        ConsolePane console;
-        console.resize(800, 400);
-        console.show();
-        double stall = 0;
-        qint64 grew = 0;
-        shown.push_back(runOnce(&console, &stall, &grew));
-        stalls.push_back(stall);
-        growth.push_back(double(grew) / 1024.0);
+        shown.push_back(double(fed) / 1e6 / (ms / 1000.0));
+        stalls.push_back(std::max(worst, nowMs() - lastTick));
+        growth.push_back(double(std::max(rssPeak, Bench::residentKiB()) - rssBefore) / 1024.0);
     }
-    session.stop();
     const Bench::Stats r = Bench::stats(runner), c = Bench::stats(shown);
-    const Bench::Stats s = Bench::stats(stalls), g = Bench::stats(growth);
+    const Bench::Stats st = Bench::stats(stalls), g = Bench::stats(growth);
     Bench::record({"output ingest into the console widget (200 MB)",
                    "MB/s",
                    c,
@@ -409,16 +419,16 @@ void consoleIngest()
                    c.median / r.median,
                    ">= 20 MB/s",
                    c.median >= 20,
-                   ""});
+                   "batches of " + std::to_string(batch / 1024) + " KiB, as the runner sent them"});
     Bench::record({"  longest event-loop stall during that ingest",
                    "ms",
-                   s,
+                   st,
                    "",
                    {},
                    "",
                    0,
                    "<= 50 ms",
-                   s.p95 <= 50,
+                   st.p95 <= 50,
                    ""});
     Bench::record({"  resident memory growth during that ingest",
                    "MB",

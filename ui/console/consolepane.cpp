@@ -5,6 +5,7 @@
 #include <QContextMenuEvent>
 #include <QDir>
 #include <QFileDialog>
+#include <QElapsedTimer>
 #include <QFontDatabase>
 #include <QGuiApplication>
 #include <QKeyEvent>
@@ -50,7 +51,16 @@ ConsolePane::ConsolePane(QWidget *parent)
     });
     m_paintTimer = new QTimer(this);
     m_paintTimer->setInterval(16);
-    connect(m_paintTimer, &QTimer::timeout, this, [this] { paintSlice(kCharsPerFrame); });
+    connect(m_paintTimer, &QTimer::timeout, this, [this] {
+        QElapsedTimer clock;
+        clock.start();
+        paintSlice(m_frameBudget);
+        const qint64 ms = clock.elapsed();
+        if (ms < 4)
+            m_frameBudget = std::min<qsizetype>(m_frameBudget * 2, 1024 * 1024);
+        else if (ms > 10)
+            m_frameBudget = std::max<qsizetype>(m_frameBudget / 2, 4 * 1024);
+    });
     m_findBox = new QLineEdit(this);
     m_findBox->setObjectName(QStringLiteral("consoleFind"));
     m_findBox->setPlaceholderText(tr("Find (Enter: next, Shift+Enter: previous)"));

@@ -33,6 +33,8 @@ public:
     // Paints everything still queued now (output is otherwise painted a slice per frame).
     void flush();
     qint64 skippedLines() const { return m_skippedLines; }
+    // Output still queued to be painted.
+    bool isPainting() const { return !m_queue.isEmpty(); }
 
 protected:
     void contextMenuEvent(QContextMenuEvent *event) override;
@@ -65,6 +67,9 @@ private:
     QTimer *m_paintTimer = nullptr;
     // Per frame: enough for a person to read, little enough to keep the window at 60 fps.
     static constexpr qsizetype kCharsPerFrame = 16 * 1024;
+    // What a flood's frames paint: doubled while a frame takes under 4 ms, halved over 10 ms,
+    // so a flood is shown as fast as this machine paints without a frame over ~10 ms.
+    qsizetype m_frameBudget = kCharsPerFrame;
 };
 
 } // namespace Sandcastle
