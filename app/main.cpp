@@ -10,6 +10,7 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QThreadPool>
 
 namespace {
 void setIdentity()
@@ -34,8 +35,11 @@ int main(int argc, char *argv[])
     const Sandcastle::AppSettings settings = Sandcastle::AppSettings::load();
     Sandcastle::installTranslations(settings.language);
     Sandcastle::applyTheme(Sandcastle::themeFromName(settings.theme));
-    // Containers left behind by a crashed instance are removed before anything starts.
-    Sandcastle::ContainerEngine(settings.engine, settings.engineContext).reapOrphans();
+    // Containers left behind by a crashed instance are removed, off the UI thread so that the
+    // window does not wait for the engine: only containers whose owning process is gone are
+    // touched, never the one this instance starts.
+    const Sandcastle::ContainerEngine engine(settings.engine, settings.engineContext);
+    QThreadPool::globalInstance()->start([engine] { engine.reapOrphans(); });
     Sandcastle::FirstPaintReporter::installIfAsked();
     Sandcastle::MainWindow window(settings);
     window.show();

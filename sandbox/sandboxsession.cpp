@@ -552,8 +552,14 @@ void SandboxSession::shutDown(bool waitForRemoval)
             {QStringLiteral("rm"), QStringLiteral("--force"), m_containerName});
         if (waitForRemoval)
             ContainerEngine(m_config.engine).run(remove, 10000);
-        else
-            QProcess::startDetached(m_config.engine, remove);
+        else {
+            QProcess detached;
+            detached.setProgram(m_config.engine);
+            detached.setArguments(remove);
+            detached.setStandardOutputFile(QProcess::nullDevice());
+            detached.setStandardErrorFile(QProcess::nullDevice());
+            detached.startDetached();
+        }
         m_containerName.clear();
     }
     if (m_spillFd >= 0) {
