@@ -22,6 +22,7 @@ plt.show() or left open at the end of a run are saved under /workspace/outputs/.
 """
 
 import codecs
+import fcntl
 import json
 import os
 import queue
@@ -38,14 +39,15 @@ _WORKSPACE = os.environ.get("SANDCASTLE_WORKSPACE", "/workspace")
 
 class _Channel:
     def __init__(self, fd):
-        self._file = os.fdopen(fd, "w", encoding="utf-8", newline="\n", buffering=1)
+        self._fd = fd
         self._lock = threading.Lock()
 
     def send(self, obj):
-        line = json.dumps(obj, ensure_ascii=False)
+        data = (json.dumps(obj, ensure_ascii=False) + "\n").encode("utf-8", "replace")
         with self._lock:
-            self._file.write(line + "\n")
-            self._file.flush()
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self._fd, view):]
 
 
 class _Forwarder(threading.Thread):
@@ -68,7 +70,7 @@ class _Forwarder(threading.Thread):
     def run(self):
         pending = b""
         while True:
-            chunk = os.read(self._fd, 65536)
+            chunk = os.read(self._fd, 1 << 20)
             if not chunk:
                 return
             pending += chunk
@@ -209,6 +211,10 @@ def main():
     forwarders = []
     for fd, name in ((1, "stdout"), (2, "stderr")):
         read_fd, write_fd = os.pipe()
+        try:  # a bigger pipe: fewer wake-ups of the forwarder under a flood of output
+            fcntl.fcntl(write_fd, 1031, 1 << 20)  # F_SETPIPE_SZ
+        except OSError:
+            pass
         os.dup2(write_fd, fd)
         os.close(write_fd)
         forwarder = _Forwarder(channel, read_fd, name)
