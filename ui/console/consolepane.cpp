@@ -57,7 +57,7 @@ ConsolePane::ConsolePane(QWidget *parent)
         paintSlice(m_frameBudget);
         const qint64 ms = clock.elapsed();
         if (ms < 4)
-            m_frameBudget = std::min<qsizetype>(m_frameBudget * 2, 1024 * 1024);
+            m_frameBudget = std::min<qsizetype>(m_frameBudget * 2, 256 * 1024);
         else if (ms > 10)
             m_frameBudget = std::max<qsizetype>(m_frameBudget / 2, 4 * 1024);
     });
