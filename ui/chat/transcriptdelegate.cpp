@@ -560,15 +560,20 @@ void TranscriptDelegate::paint(QPainter *painter,
                               + (shown ? tr("Hide reasoning") : tr("Show reasoning")));
     }
 
+    // What of this row is on screen, in the row's coordinates: a long answer or an open card
+    // lays out only the blocks that show.
+    QRect visible = m_view->viewport()->rect().intersected(option.rect);
+    visible = visible.isEmpty() ? QRect(QPoint(0, 0), option.rect.size())
+                                : visible.translated(-option.rect.topLeft());
     auto drawDocument = [&](QTextDocument *doc, const QRect &rect, const QColor &colour) {
-        if (!doc)
+        if (!doc || !rect.intersects(visible))
             return;
         painter->save();
         painter->translate(rect.topLeft());
         QAbstractTextDocumentLayout::PaintContext context;
         context.palette = pal;
         context.palette.setColor(QPalette::Text, colour);
-        context.clip = QRectF(0, 0, rect.width(), rect.height());
+        context.clip = QRectF(rect.intersected(visible).translated(-rect.topLeft()));
         painter->setClipRect(context.clip);
         doc->documentLayout()->draw(painter, context);
         painter->restore();
@@ -582,12 +587,10 @@ void TranscriptDelegate::paint(QPainter *painter,
         drawDocument(r.reasoning.get(), l.reasoning, muted);
     }
     drawDocument(r.body.get(), l.body, kind == TranscriptModel::Kind::Error ? errorColour : text);
-    const QRect exposed = option.rect.translated(-option.rect.topLeft());
-    for (const Rendered::Chunk &chunk : r.chunks) {
-        const QRect at(l.body.left(), l.body.top() + chunk.top, l.body.width(), chunk.height);
-        if (at.intersects(exposed) || exposed.isEmpty())
-            drawDocument(chunk.doc.get(), at, text);
-    }
+    for (const Rendered::Chunk &chunk : r.chunks)
+        drawDocument(chunk.doc.get(),
+                     QRect(l.body.left(), l.body.top() + chunk.top, l.body.width(), chunk.height),
+                     text);
     if (!r.moreLines.isEmpty()) {
         painter->setPen(muted);
         painter->drawText(QRect(l.body.left(), l.body.bottom() + Gap, l.body.width(), fm.height()),
