@@ -4,8 +4,8 @@
 #include <QAction>
 #include <QContextMenuEvent>
 #include <QDir>
-#include <QFileDialog>
 #include <QElapsedTimer>
+#include <QFileDialog>
 #include <QFontDatabase>
 #include <QGuiApplication>
 #include <QKeyEvent>
