@@ -2,9 +2,13 @@
 #include <ui/editor/codeeditor.h>
 #include <ui/editor/editorpane.h>
 
+#include <QAbstractButton>
+#include <QApplication>
 #include <QCheckBox>
+#include <QMessageBox>
 #include <QSignalSpy>
 #include <QTabBar>
+#include <QTimer>
 #include <QToolButton>
 #include <QtTest>
 
@@ -217,6 +221,23 @@ private Q_SLOTS:
         // A snippet tab has nothing to save.
         QTest::keyClick(pane.editor(), Qt::Key_S, Qt::ControlModifier);
         QCOMPARE(save.size(), 2);
+        // Closing the last tab, an edited file, and answering Discard: nothing is saved.
+        pane.openFile(QStringLiteral("b.py"), QStringLiteral("b = 1\n"), QStringLiteral("python"));
+        pane.closeTab(0); // the empty snippet: no question
+        QCOMPARE(tabs->count(), 1);
+        pane.editor()->setText(QStringLiteral("b = 2\n"));
+        // Opening the file of the tab in front keeps its edit too.
+        pane.openFile(QStringLiteral("b.py"), QStringLiteral("b = 1\n"), QStringLiteral("python"));
+        QCOMPARE(pane.editor()->text(), QStringLiteral("b = 2\n"));
+        QTimer::singleShot(0, &pane, [] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            QVERIFY(box);
+            box->button(QMessageBox::Discard)->click();
+        });
+        pane.closeTab(0);
+        QCOMPARE(save.size(), 2);
+        QCOMPARE(tabs->count(), 1);
+        QCOMPARE(pane.currentFile(), QString()); // a fresh snippet
     }
 };
 

@@ -145,8 +145,7 @@ void EditorPane::activate(int index)
         m_tabs->setCurrentIndex(m_active);
         return;
     }
-    if (index != m_active)
-        storeEditor();
+    storeEditor(); // also for the tab in front: its edits must not be replaced by its old text
     m_active = index;
     {
         const QSignalBlocker block(m_tabs);
@@ -203,8 +202,7 @@ void EditorPane::reset()
     storeEditor();
     for (int i = 0; i < m_tabData.size(); ++i) {
         if (isModified(i))
-            Q_EMIT saveRequested(m_tabData[i].file,
-                                 i == m_active ? m_editor->text() : m_tabData[i].text);
+            Q_EMIT saveRequested(m_tabData[i].file, m_tabData[i].text);
     }
     m_tabData.clear();
     {
@@ -214,11 +212,24 @@ void EditorPane::reset()
     }
     m_snippets = 0;
     m_active = -1;
-    Tab first;
-    first.title = tr("Snippet %1").arg(++m_snippets);
-    m_agentTab = addTab(std::move(first));
-    m_editor->setText(QString());
+    m_agentTab = addSnippetTab();
     activate(m_agentTab);
+}
+
+int EditorPane::fileTab(const QString &relativePath) const
+{
+    for (int i = 0; i < m_tabData.size(); ++i) {
+        if (m_tabData[i].kind == Tab::Kind::File && m_tabData[i].file == relativePath)
+            return i;
+    }
+    return -1;
+}
+
+int EditorPane::addSnippetTab()
+{
+    Tab snippet;
+    snippet.title = tr("Snippet %1").arg(++m_snippets);
+    return addTab(std::move(snippet));
 }
 
 void EditorPane::beginSnippet()
@@ -232,15 +243,11 @@ void EditorPane::beginSnippet()
         if (t.history.count() == 0 && text.trimmed().isEmpty()) {
             m_agentTab = i;
             activate(i);
-            setDiffShown(false);
-            updateBar();
             return;
         }
         break;
     }
-    Tab snippet;
-    snippet.title = tr("Snippet %1").arg(++m_snippets);
-    m_agentTab = addTab(std::move(snippet));
+    m_agentTab = addSnippetTab();
     activate(m_agentTab);
 }
 
@@ -254,11 +261,8 @@ void EditorPane::showAgentTab()
 
 int EditorPane::addAttempt(const QString &code, const QString &callId)
 {
-    if (m_agentTab < 0) { // the person closed it while the agent worked
-        Tab snippet;
-        snippet.title = tr("Snippet %1").arg(++m_snippets);
-        m_agentTab = addTab(std::move(snippet));
-    }
+    if (m_agentTab < 0) // the person closed it while the agent worked
+        m_agentTab = addSnippetTab();
     Tab &t = m_tabData[m_agentTab];
     const int number = t.history.add(code);
     if (!callId.isEmpty())
@@ -330,11 +334,9 @@ void EditorPane::openCode(const QString &callId,
 
 void EditorPane::openFile(const QString &relativePath, const QString &text, const QString &language)
 {
-    for (int i = 0; i < m_tabData.size(); ++i) {
-        if (m_tabData[i].kind == Tab::Kind::File && m_tabData[i].file == relativePath) {
-            activate(i); // what is open (and maybe edited) stays as it is
-            return;
-        }
+    if (const int open = fileTab(relativePath); open >= 0) {
+        activate(open); // what is open (and maybe edited) stays as it is
+        return;
     }
     Tab t;
     t.kind = Tab::Kind::File;
@@ -348,11 +350,9 @@ void EditorPane::openFile(const QString &relativePath, const QString &text, cons
 
 void EditorPane::markSaved(const QString &relativePath, const QString &text)
 {
-    for (int i = 0; i < m_tabData.size(); ++i) {
-        if (m_tabData[i].kind == Tab::Kind::File && m_tabData[i].file == relativePath) {
-            m_tabData[i].savedText = text;
-            updateTitle(i);
-        }
+    if (const int open = fileTab(relativePath); open >= 0) {
+        m_tabData[open].savedText = text;
+        updateTitle(open);
     }
     updateBar();
 }
@@ -382,6 +382,8 @@ void EditorPane::closeTab(int index)
             return;
         if (answer == QMessageBox::Save)
             saveCurrent();
+        else // Discard: back to what is on disk, so that nothing saves the edit later
+            m_editor->setText(m_tabData[index].savedText);
     }
     if (m_tabData.size() == 1) { // never empty: a fresh snippet instead
         reset();

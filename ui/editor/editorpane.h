@@ -88,6 +88,9 @@ private:
     Tab &tab() { return m_tabData[m_active]; }
     const Tab &tab() const { return m_tabData[m_active]; }
     int addTab(Tab tab);
+    int addSnippetTab();
+    // The tab holding a workspace file, or -1.
+    int fileTab(const QString &relativePath) const;
     void activate(int index);
     void storeEditor();
     void updateTitle(int index);
