@@ -327,15 +327,12 @@ private Q_SLOTS:
         window.submitPrompt(QStringLiteral("wait a long time"));
         QTRY_VERIFY_WITH_TIMEOUT(
             window.console()->toPlainText().contains(QStringLiteral("started")), 60000);
-        QElapsedTimer clock;
-        clock.start();
         window.chatPane()->promptEdit()->setFocus();
         QTRY_VERIFY(window.chatPane()->promptEdit()->hasFocus());
         QTest::keySequence(window.chatPane()->promptEdit(),
                            QKeySequence(Qt::CTRL | Qt::Key_Period));
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 30000);
         QCOMPARE(finished.last().at(0).toString(), QStringLiteral("stopped"));
-        QVERIFY(clock.elapsed() < 30000);
         QCOMPARE(server.requests().size(), 1); // the model is not asked again
         TranscriptModel *transcript = window.chatPane()->transcriptModel();
         const QString status = transcript->index(transcript->rowOfCall(QStringLiteral("long")))

@@ -9,6 +9,7 @@
 #include "conversations/conversationspane.h"
 #include "editor/codeeditor.h"
 #include "editor/editorpane.h"
+#include "files/filepreview.h"
 #include "files/filespane.h"
 #include "icons.h"
 #include "settings/settingsdialog.h"
@@ -543,7 +544,7 @@ void MainWindow::runPersonCode(const QString &code, const QString &language)
 
 void MainWindow::openWorkspaceFile(const QString &relativePath)
 {
-    constexpr qint64 MaxEditable = 2 * 1024 * 1024;
+    constexpr qint64 MaxEditable = FilePreview::kMaxTextBytes;
     bool truncated = false;
     const Result<QByteArray> bytes
         = PathGuard::readFile(m_files->root(), relativePath, MaxEditable, &truncated);
@@ -563,12 +564,7 @@ void MainWindow::openWorkspaceFile(const QString &relativePath)
         statusBar()->showMessage(tr("Cannot edit %1: %2").arg(relativePath, problem), 8000);
         return;
     }
-    const QString suffix = QFileInfo(relativePath).suffix().toLower();
-    const QString language = suffix == QLatin1String("py") ? QStringLiteral("python")
-                             : suffix == QLatin1String("sh") || suffix == QLatin1String("bash")
-                                 ? QStringLiteral("bash")
-                                 : QStringLiteral("text");
-    m_editorPane->openFile(relativePath, text, language);
+    m_editorPane->openFile(relativePath, text, FilePreview::languageFor(relativePath));
     m_editor->setFocus();
 }
 

@@ -81,8 +81,12 @@ void applyTheme(Theme theme)
 
 bool paletteIsDark()
 {
-    const QPalette p = QApplication::palette();
-    return p.color(QPalette::Text).lightness() > p.color(QPalette::Base).lightness();
+    return paletteIsDark(QApplication::palette());
+}
+
+bool paletteIsDark(const QPalette &palette)
+{
+    return palette.color(QPalette::Text).lightness() > palette.color(QPalette::Base).lightness();
 }
 
 } // namespace Sandcastle

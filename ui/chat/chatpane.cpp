@@ -207,7 +207,7 @@ void ChatPane::showContextMenu(const QPoint &pos)
         tr("Copy all"), this, [this] { QApplication::clipboard()->setText(m_model->plainText()); });
     if (kind == TranscriptModel::Kind::Tool) {
         const QString tool = index.data(TranscriptModel::ToolNameRole).toString();
-        if (tool == QLatin1String("run_python") || tool == QLatin1String("run_shell"))
+        if (TranscriptModel::runsCode(tool))
             menu.addAction(tr("Open in editor"), this, [this, index] { openInEditor(index); });
         const bool expanded = index.data(TranscriptModel::ExpandedRole).toBool();
         menu.addAction(expanded ? tr("Collapse") : tr("Expand"), this, [this, index] {

@@ -2,6 +2,8 @@
 
 #include "transcriptmodel.h"
 
+#include "../theme.h"
+
 #include <QAbstractItemView>
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
@@ -27,11 +29,6 @@ constexpr int Padding = 8; // inside it
 constexpr int Gap = 4;     // between parts
 constexpr int CollapsedCodeLines = 6;
 constexpr int ExpandedCodeLines = 400;
-
-bool isDark(const QPalette &palette)
-{
-    return palette.color(QPalette::Base).lightness() < palette.color(QPalette::Text).lightness();
-}
 
 QColor mix(const QColor &a, const QColor &b, qreal t)
 {
@@ -178,10 +175,10 @@ struct TranscriptDelegate::Rendered
     int width = 0;
     bool dark = false;
     std::unique_ptr<QTextDocument> reasoning;
-    std::unique_ptr<QTextDocument> body;
-    // An answer is rendered as a column of Markdown chunks cut at blank lines outside code
-    // fences: while it streams, only its last chunk changes and only that one is rendered
-    // again, so a frame costs the same for a long answer as for a short one.
+    // The body as a column of documents. An answer is rendered as Markdown chunks cut at blank
+    // lines outside code fences: while it streams, only its last chunk changes and only that
+    // one is rendered again, so a frame costs the same for a long answer as for a short one.
+    // Every other row has one chunk: its text, or a tool card's code.
     struct Chunk
     {
         qsizetype start = 0;
@@ -252,7 +249,7 @@ const TranscriptDelegate::Rendered &TranscriptDelegate::rendered(const QModelInd
 {
     const int width = contentWidth();
     const auto revision = index.data(TranscriptModel::RevisionRole).toUInt();
-    const bool dark = isDark(m_view->palette());
+    const bool dark = paletteIsDark(m_view->palette());
     std::vector<Rendered::Chunk> previousChunks;
     QString previousText;
     if (Rendered *cached = m_cache.object(index.row())) {
@@ -288,11 +285,15 @@ const TranscriptDelegate::Rendered &TranscriptDelegate::rendered(const QModelInd
     l.header = QRect(x, y, inner, line);
     y += line + Gap;
 
+    std::unique_ptr<QTextDocument> body; // the one document of a row that is not an answer
+    auto plainBody = [&](const QString &plain, const QFont &font) {
+        body = makeDocument(font);
+        body->setPlainText(plain);
+    };
     switch (kind) {
     case TranscriptModel::Kind::User:
         r->header = TranscriptModel::tr("You");
-        r->body = makeDocument(m_view->font());
-        r->body->setPlainText(text);
+        plainBody(text, m_view->font());
         break;
     case TranscriptModel::Kind::Assistant: {
         r->header = TranscriptModel::tr("Sandcastle");
@@ -371,7 +372,7 @@ const TranscriptDelegate::Rendered &TranscriptDelegate::rendered(const QModelInd
             meta << durationText(duration);
         r->meta = meta.join(QStringLiteral(" · "));
         l.toggle = l.header;
-        if (r->header == QLatin1String("run_python") || r->header == QLatin1String("run_shell")) {
+        if (TranscriptModel::runsCode(r->header)) {
             const int w = fm.horizontalAdvance(tr("Open in editor")) + 2 * Padding;
             l.open = QRect(l.header.right() - w, l.header.top(), w, line);
             l.toggle.setRight(l.open.left() - Gap);
@@ -385,9 +386,8 @@ const TranscriptDelegate::Rendered &TranscriptDelegate::rendered(const QModelInd
             lines = lines.mid(0, keep);
         }
         if (!lines.isEmpty()) {
-            r->body = makeDocument(codeFont());
-            r->body->setPlainText(lines.join(QLatin1Char('\n')));
-            new CodeHighlighter(r->body.get(), true, dark);
+            plainBody(lines.join(QLatin1Char('\n')), codeFont());
+            new CodeHighlighter(body.get(), true, dark);
         }
         const QStringList files = index.data(TranscriptModel::FilesRole).toStringList();
         if (!files.isEmpty())
@@ -396,27 +396,26 @@ const TranscriptDelegate::Rendered &TranscriptDelegate::rendered(const QModelInd
     }
     case TranscriptModel::Kind::Notice:
         r->header = TranscriptModel::tr("Note");
-        r->body = makeDocument(m_view->font());
-        r->body->setPlainText(text);
+        plainBody(text, m_view->font());
         break;
-    case TranscriptModel::Kind::Error: {
+    case TranscriptModel::Kind::Error:
         r->header = TranscriptModel::tr("Error");
-        r->body = makeDocument(m_view->font());
-        r->body->setPlainText(text);
+        plainBody(text, m_view->font());
+        if (index.data(TranscriptModel::RetryableRole).toBool()) {
+            const int w = fm.horizontalAdvance(tr("Retry")) + 4 * Padding;
+            l.retry = QRect(x + inner - w, l.header.top(), w, line + Padding);
+        }
         break;
-    }
     }
 
-    int bodyWidth = inner;
-    if (kind == TranscriptModel::Kind::Error
-        && index.data(TranscriptModel::RetryableRole).toBool()) {
-        const int w = fm.horizontalAdvance(tr("Retry")) + 4 * Padding;
-        l.retry = QRect(x + inner - w, l.header.top(), w, line + Padding);
-    }
-    if (r->body) {
-        r->body->setTextWidth(bodyWidth);
-        l.body = QRect(x, y, bodyWidth, int(std::ceil(r->body->size().height())));
+    if (body) {
+        body->setTextWidth(inner);
+        Rendered::Chunk chunk;
+        chunk.height = int(std::ceil(body->size().height()));
+        chunk.doc = std::move(body);
+        l.body = QRect(x, y, inner, chunk.height);
         y += l.body.height() + Gap;
+        r->chunks.push_back(std::move(chunk));
     }
     if (!r->moreLines.isEmpty())
         y += line + Gap;
@@ -437,7 +436,7 @@ QSize TranscriptDelegate::sizeHint(const QStyleOptionViewItem &, const QModelInd
 {
     const int width = contentWidth();
     const auto revision = index.data(TranscriptModel::RevisionRole).toUInt();
-    const bool dark = isDark(m_view->palette());
+    const bool dark = paletteIsDark(m_view->palette());
     const auto known = m_heights.constFind(index.row());
     if (known != m_heights.constEnd() && known->revision == revision && known->width == width
         && known->dark == dark)
@@ -459,7 +458,7 @@ void TranscriptDelegate::paint(QPainter *painter,
     const QColor text = pal.color(QPalette::Text);
     const QColor base = pal.color(QPalette::Base);
     const QColor muted = mix(base, text, 0.6);
-    const QColor errorColour = dark ? QColor(0xf8, 0x71, 0x71) : QColor(0xcb, 0x24, 0x31);
+    const QColor errorColour = statusColour(QStringLiteral("error"), dark);
     const QColor noticeColour = statusColour(QStringLiteral("running"), dark);
 
     painter->save();
@@ -586,11 +585,10 @@ void TranscriptDelegate::paint(QPainter *painter,
                           l.reasoning.bottom());
         drawDocument(r.reasoning.get(), l.reasoning, muted);
     }
-    drawDocument(r.body.get(), l.body, kind == TranscriptModel::Kind::Error ? errorColour : text);
     for (const Rendered::Chunk &chunk : r.chunks)
         drawDocument(chunk.doc.get(),
                      QRect(l.body.left(), l.body.top() + chunk.top, l.body.width(), chunk.height),
-                     text);
+                     kind == TranscriptModel::Kind::Error ? errorColour : text);
     if (!r.moreLines.isEmpty()) {
         painter->setPen(muted);
         painter->drawText(QRect(l.body.left(), l.body.bottom() + Gap, l.body.width(), fm.height()),
@@ -625,15 +623,6 @@ TranscriptDelegate::hitTest(const QModelIndex &index, const QPoint &pointInRow, 
             continue;
         const QString anchor
             = chunk.doc->documentLayout()->anchorAt(QPointF(pointInRow - at.topLeft()));
-        if (!anchor.isEmpty()) {
-            if (link)
-                *link = anchor;
-            return Hit::Link;
-        }
-    }
-    if (r.body && l.body.contains(pointInRow)) {
-        const QString anchor
-            = r.body->documentLayout()->anchorAt(QPointF(pointInRow - l.body.topLeft()));
         if (!anchor.isEmpty()) {
             if (link)
                 *link = anchor;

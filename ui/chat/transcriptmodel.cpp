@@ -257,12 +257,7 @@ void TranscriptModel::toggleExpanded(int row)
 
 void TranscriptModel::clear()
 {
-    beginResetModel();
-    m_entries.clear();
-    m_streamingRow = -1;
-    m_dirtyFirst = m_dirtyLast = -1;
-    m_frame.stop();
-    endResetModel();
+    loadHistory(nlohmann::json::array());
 }
 
 int TranscriptModel::rowOfCall(const QString &callId) const
@@ -274,12 +269,17 @@ int TranscriptModel::rowOfCall(const QString &callId) const
     return -1;
 }
 
+bool TranscriptModel::runsCode(const QString &name)
+{
+    return name == QLatin1String("run_python") || name == QLatin1String("run_shell");
+}
+
 QString TranscriptModel::toolDetail(const QString &name, const QString &arguments)
 {
     const nlohmann::json args = nlohmann::json::parse(arguments.toStdString(), nullptr, false);
     if (!args.is_object())
         return arguments;
-    if (name == QLatin1String("run_python") || name == QLatin1String("run_shell")) {
+    if (runsCode(name)) {
         const QString code = jsonString(args, "code");
         if (!code.isEmpty())
             return code;
@@ -335,11 +335,7 @@ void TranscriptModel::loadHistory(const nlohmann::json &messages)
                     m_entries.append(t);
                 }
             } else if (role == QLatin1String("tool")) {
-                const QString callId = jsonString(m, "tool_call_id");
-                int row = -1;
-                for (int r = int(m_entries.size()) - 1; r >= 0 && row < 0; --r)
-                    if (m_entries[r].kind == Kind::Tool && m_entries[r].callId == callId)
-                        row = r;
+                const int row = rowOfCall(jsonString(m, "tool_call_id"));
                 const nlohmann::json result
                     = nlohmann::json::parse(jsonString(m, "content").toStdString(), nullptr, false);
                 if (row < 0 || !result.is_object())

@@ -83,6 +83,8 @@ public:
     // The text a tool card shows for a call's arguments: the code for the run tools, the path
     // (and content) for the file tools, else the arguments as they came.
     static QString toolDetail(const QString &name, const QString &arguments);
+    // Whether a tool's detail is code that can be opened in the editor (run_python, run_shell).
+    static bool runsCode(const QString &name);
 
 private:
     struct Entry

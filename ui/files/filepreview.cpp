@@ -152,11 +152,18 @@ FilePreview FilePreview::load(const QString &root, const QString &relative)
     FilePreview p;
     p.kind = Kind::Text;
     p.text = text;
-    if (suffix == QLatin1String("py"))
-        p.language = QStringLiteral("python");
-    else if (suffix == QLatin1String("sh") || suffix == QLatin1String("bash"))
-        p.language = QStringLiteral("bash");
+    p.language = languageFor(relative);
     return p;
+}
+
+QString FilePreview::languageFor(const QString &relative)
+{
+    const QString suffix = QFileInfo(relative).suffix().toLower();
+    if (suffix == QLatin1String("py"))
+        return QStringLiteral("python");
+    if (suffix == QLatin1String("sh") || suffix == QLatin1String("bash"))
+        return QStringLiteral("bash");
+    return QString();
 }
 
 } // namespace Sandcastle

@@ -33,6 +33,8 @@ public:
     static constexpr qint64 kTableReadBytes = 16LL * 1024 * 1024;
 
     static FilePreview load(const QString &root, const QString &relative);
+    // "python" or "bash" by the file's name, else empty (plain text).
+    static QString languageFor(const QString &relative);
 
     // RFC 4180 fields: quotes, doubled quotes, separators and line breaks inside quotes. Reads
     // at most maxRows records; *more says whether any text was left.
