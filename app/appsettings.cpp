@@ -71,6 +71,8 @@ AppSettings AppSettings::load()
     s.memory = file.value(QStringLiteral("sandbox/memory"), s.memory).toString();
     s.cpus = file.value(QStringLiteral("sandbox/cpus"), s.cpus).toDouble();
     s.outputCapMb = file.value(QStringLiteral("sandbox/outputCapMb"), s.outputCapMb).toInt();
+    s.workspaceQuotaMb
+        = file.value(QStringLiteral("sandbox/workspaceQuotaMb"), s.workspaceQuotaMb).toInt();
     s.network = file.value(QStringLiteral("sandbox/network"), s.network).toBool();
     s.fresh = file.value(QStringLiteral("sandbox/fresh"), s.fresh).toBool();
     s.runtime = file.value(QStringLiteral("sandbox/runtime"), s.runtime).toString();
@@ -101,6 +103,7 @@ AppSettings AppSettings::load()
     if (!(s.cpus >= 0.1 && s.cpus <= 256))
         s.cpus = 1.0;
     s.outputCapMb = qBound(1, s.outputCapMb, 4096);
+    s.workspaceQuotaMb = qBound(0, s.workspaceQuotaMb, 1024 * 1024);
     if (s.toolOutputLimit < 256)
         s.toolOutputLimit = Tools::kDefaultOutputLimit;
     return s;
@@ -130,6 +133,7 @@ void AppSettings::save() const
     file.setValue(QStringLiteral("sandbox/memory"), memory);
     file.setValue(QStringLiteral("sandbox/cpus"), cpus);
     file.setValue(QStringLiteral("sandbox/outputCapMb"), outputCapMb);
+    file.setValue(QStringLiteral("sandbox/workspaceQuotaMb"), workspaceQuotaMb);
     file.setValue(QStringLiteral("sandbox/network"), network);
     file.setValue(QStringLiteral("sandbox/fresh"), fresh);
     file.setValue(QStringLiteral("sandbox/runtime"), runtime);
@@ -178,6 +182,7 @@ SandboxConfig AppSettings::sandboxConfig(const QString &conversationId,
     config.memory = memory;
     config.cpus = QString::number(cpus, 'g', 3);
     config.outputHardCapBytes = qint64(outputCapMb) * 1024 * 1024;
+    config.workspaceQuotaBytes = qint64(workspaceQuotaMb) * 1024 * 1024;
     config.maxKeptBytes = std::min(config.maxKeptBytes, config.outputHardCapBytes);
     config.network = network;
     config.runtime = runtime;

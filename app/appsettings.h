@@ -35,11 +35,12 @@ struct AppSettings
     QString theme = QStringLiteral("system");         // or "light", "dark"
     int runTimeoutS = 60;
     QString memory = QStringLiteral("1g");
-    double cpus = 1.0;    // CPUs the sandbox may use
-    int outputCapMb = 64; // a run that prints more is stopped
-    bool network = false; // off unless a person turns it on
-    bool fresh = false;   // a new container for every run
-    QString runtime;      // "runsc" for gVisor, when the daemon has it
+    double cpus = 1.0;           // CPUs the sandbox may use
+    int outputCapMb = 64;        // a run that prints more is stopped
+    int workspaceQuotaMb = 2048; // a run that fills the workspace past this is stopped; 0: none
+    bool network = false;        // off unless a person turns it on
+    bool fresh = false;          // a new container for every run
+    QString runtime;             // "runsc" for gVisor, when the daemon has it
     AgentOptions::ToolMode toolMode = AgentOptions::ToolMode::Auto;
 
     static AppSettings load();

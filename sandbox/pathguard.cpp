@@ -40,6 +40,10 @@ Result<QString> checkRelative(const QString &relative)
     if (parts.isEmpty())
         return Result<QString>::failure(
             QStringLiteral("'%1' names the workspace itself, not a file").arg(relative));
+    // A backslash first is absolute after "./" too: a checked path must pass its check again.
+    if (parts.first().startsWith(QLatin1Char('\\')))
+        return Result<QString>::failure(
+            QStringLiteral("'%1' is absolute; paths are relative to the workspace").arg(relative));
     return Result<QString>::ok(parts.join(QLatin1Char('/')));
 }
 
@@ -84,12 +88,13 @@ Result<int> openInside(const QString &root,
         }
         dir = next;
     }
-    const int fd = ::openat(
-        dir, QFile::encodeName(parts.last()).constData(), flags | O_NOFOLLOW | O_CLOEXEC, 0644);
+    // Truncation waits until the file is known not to be a hard link.
+    const int fd = ::openat(dir,
+                            QFile::encodeName(parts.last()).constData(),
+                            (flags & ~O_TRUNC) | O_NOFOLLOW | O_CLOEXEC,
+                            0644);
     const int error = errno;
     ::close(dir);
-    if (fd >= 0 && owner && (flags & O_CREAT) && ::fchown(fd, owner->first, owner->second) != 0)
-        qWarning("sandbox: cannot hand a new file to the sandbox user");
     if (fd < 0) {
         return Result<int>::failure(
             error == ELOOP
@@ -97,6 +102,26 @@ Result<int> openInside(const QString &root,
                       .arg(relative)
                 : QStringLiteral("cannot open %1: %2").arg(relative, why(error)));
     }
+    // A second name for a file may be a host file's (a hard link made where the host's files
+    // and the workspace share a file system): reading or writing it would reach that file.
+    struct stat st
+    {
+    };
+    if (::fstat(fd, &st) != 0 || (S_ISREG(st.st_mode) && st.st_nlink > 1)) {
+        ::close(fd);
+        return Result<int>::failure(
+            QStringLiteral("refused: '%1' is a hard link to another file, and links are not "
+                           "followed")
+                .arg(relative));
+    }
+    if ((flags & O_TRUNC) && (flags & O_ACCMODE) != O_RDONLY && ::ftruncate(fd, 0) != 0) {
+        const int truncateError = errno;
+        ::close(fd);
+        return Result<int>::failure(
+            QStringLiteral("cannot empty %1: %2").arg(relative, why(truncateError)));
+    }
+    if (owner && (flags & O_CREAT) && ::fchown(fd, owner->first, owner->second) != 0)
+        qWarning("sandbox: cannot hand a new file to the sandbox user");
     return Result<int>::ok(fd);
 }
 

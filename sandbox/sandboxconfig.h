@@ -25,7 +25,10 @@ struct SandboxConfig
     bool fresh = false;                           // a new container for every run, no state kept
     qint64 maxKeptBytes = 8 * 1024 * 1024;        // output kept in a run's result
     qint64 outputHardCapBytes = 64 * 1024 * 1024; // past this the run is stopped
-    int interruptGraceMs = 2000;                  // after a timeout's interrupt, before docker kill
+    // Past this many bytes in the workspace (checked on the host while a run goes on) the run
+    // is stopped; 0 for no quota. Docker cannot limit a bind mount's size.
+    qint64 workspaceQuotaBytes = qint64(2) * 1024 * 1024 * 1024;
+    int interruptGraceMs = 2000; // after a timeout's interrupt, before docker kill
 
     // A memory limit docker accepts: digits with an optional b/k/m/g unit ("512m", "2g").
     static bool isValidMemory(const QString &size);

@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QThreadPool>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -18,6 +19,8 @@ namespace Sandcastle {
 
 namespace {
 constexpr int kFlushIntervalMs = 16; // ~60 updates a second at most
+// How often a run's workspace is measured against the quota (off the event loop's thread).
+constexpr int kQuotaPollMs = 200;
 constexpr int kKillGraceMs = 5000;
 
 QString describeStartFailure(const QString &image, const QByteArray &stderrData)
@@ -50,6 +53,8 @@ SandboxSession::SandboxSession(SandboxConfig config, QObject *parent)
     m_flushTimer.setSingleShot(true);
     m_flushTimer.setInterval(kFlushIntervalMs);
     connect(&m_flushTimer, &QTimer::timeout, this, &SandboxSession::flushOutput);
+    m_quotaTimer.setInterval(kQuotaPollMs);
+    connect(&m_quotaTimer, &QTimer::timeout, this, &SandboxSession::checkQuota);
 }
 
 SandboxSession::~SandboxSession()
@@ -116,6 +121,7 @@ void SandboxSession::start()
         failStart(error);
         return;
     }
+    m_oomKillsSeen = 0; // a new container's cgroup starts counting at 0
     m_containerName = QStringLiteral("sandcastle-%1-%2")
                           .arg(QCoreApplication::applicationPid())
                           .arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
@@ -241,6 +247,10 @@ void SandboxSession::handleEvent(const KernelEvent &event)
                 result.error = QStringLiteral("the run printed more than %1 MiB and was stopped")
                                    .arg(m_config.outputHardCapBytes / (1024 * 1024));
                 break;
+            case StopReason::Quota:
+                result.status = ExecutionResult::Status::Killed;
+                result.error = quotaMessage();
+                break;
             case StopReason::Person:
             case StopReason::None:
                 result.status = ExecutionResult::Status::Killed;
@@ -315,6 +325,8 @@ void SandboxSession::dispatch(const PendingRun &run)
     m_elapsed.start();
     if (run.timeoutMs > 0)
         m_timeoutTimer.start(run.timeoutMs);
+    if (m_config.workspaceQuotaBytes > 0 && !m_config.workspace.isEmpty())
+        m_quotaTimer.start();
     m_kernel->write(run.shell ? KernelProtocol::encodeShell(m_runId, run.code)
                               : KernelProtocol::encodeRun(m_runId, run.code));
 }
@@ -383,6 +395,7 @@ void SandboxSession::flushOutput()
 void SandboxSession::finishRun(ExecutionResult result)
 {
     m_timeoutTimer.stop();
+    m_quotaTimer.stop();
     m_graceTimer.stop();
     m_flushTimer.stop();
     flushOutput();
@@ -409,6 +422,41 @@ void SandboxSession::interrupt()
 void SandboxSession::onTimeout()
 {
     requestStop(StopReason::Timeout);
+}
+
+void SandboxSession::checkQuota()
+{
+    if (!m_running || m_quotaCheckRunning)
+        return;
+    // Walking a big workspace takes a while: measure on the pool, decide back here.
+    m_quotaCheckRunning = true;
+    QPointer<SandboxSession> self(this);
+    const QString root = m_config.workspace;
+    const qint64 runId = m_runId;
+    QThreadPool::globalInstance()->start([self, root, runId] {
+        const qint64 used = WorkspaceSnapshot::take(root, 200000).totalBytes();
+        // The application as the context: the session may be gone by now.
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [self, used, runId] {
+                if (!self)
+                    return;
+                self->m_quotaCheckRunning = false;
+                self->m_workspaceBytes = used;
+                if (self->m_running && self->m_runId == runId
+                    && used > self->m_config.workspaceQuotaBytes)
+                    self->requestStop(StopReason::Quota);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+QString SandboxSession::quotaMessage() const
+{
+    return QStringLiteral("the run filled the workspace past its quota of %1 MiB (it holds %2 MiB "
+                          "now) and was stopped; delete files to make room")
+        .arg(m_config.workspaceQuotaBytes / (1024 * 1024))
+        .arg(m_workspaceBytes / (1024 * 1024));
 }
 
 void SandboxSession::requestStop(StopReason reason)
@@ -451,6 +499,48 @@ void SandboxSession::onKernelFinished(int exitCode)
                       : QStringLiteral("the sandbox kernel did not start: ") + diagnostics);
         return;
     }
+    // SIGKILL (137) is the memory limit's OOM kill or the code killing its own kernel: the
+    // container's cgroup counts OOM kills, so ask it before the container goes.
+    if (m_running && exitCode == 137 && !m_killed && !m_config.fresh
+        && !m_containerName.isEmpty()) {
+        auto *probe = new QProcess(this);
+        const qint64 runId = m_runId;
+        connect(probe, &QProcess::finished, this, [this, probe, runId, diagnostics] {
+            probe->deleteLater();
+            if (!m_running || m_runId != runId)
+                return; // stopped meanwhile: that already ended the run
+            std::optional<qint64> kills;
+            const QList<QByteArray> lines = probe->readAllStandardOutput().split('\n');
+            for (const QByteArray &line : lines) {
+                if (line.startsWith("oom_kill "))
+                    kills = line.mid(9).trimmed().toLongLong();
+            }
+            Death death = Death::Gone;
+            // cat fails on the cgroup version the host does not have, after the
+            // other file: the count is what matters.
+            if (kills) {
+                death = *kills > m_oomKillsSeen ? Death::OutOfMemory : Death::Signal;
+                m_oomKillsSeen = *kills;
+            }
+            endKernelRun(137, diagnostics, death);
+        });
+        probe->start(
+            m_config.engine,
+            m_config.engineArguments({QStringLiteral("exec"),
+                                      m_containerName,
+                                      QStringLiteral("cat"),
+                                      QStringLiteral("/sys/fs/cgroup/memory/memory.oom_control"),
+                                      QStringLiteral("/sys/fs/cgroup/memory.events")}));
+        QTimer::singleShot(kKillGraceMs, probe, [probe] { probe->kill(); });
+        return;
+    }
+    endKernelRun(exitCode,
+                 diagnostics,
+                 exitCode == 137 && m_config.fresh ? Death::OutOfMemory : Death::Gone);
+}
+
+void SandboxSession::endKernelRun(int exitCode, const QString &diagnostics, Death death)
+{
     const bool wasRunning = m_running;
     removeContainerAsync();
     setState(State::Stopped);
@@ -464,6 +554,10 @@ void SandboxSession::onKernelFinished(int exitCode)
         result.error
             = QStringLiteral("the run took longer than its time limit and did not stop when "
                              "interrupted; the sandbox was restarted, so variables are gone");
+    } else if (m_killed && m_stopReason == StopReason::Quota) {
+        result.status = ExecutionResult::Status::Killed;
+        result.exitCode = 137;
+        result.error = quotaMessage() + QStringLiteral("; variables are gone");
     } else if (m_killed) {
         result.status = ExecutionResult::Status::Killed;
         result.exitCode = 137;
@@ -473,18 +567,24 @@ void SandboxSession::onKernelFinished(int exitCode)
                         "the run printed more than %1 MiB and was stopped; variables are gone")
                         .arg(m_config.outputHardCapBytes / (1024 * 1024))
                   : QStringLiteral("the run was stopped; variables are gone");
-    } else if (exitCode == 137) {
+    } else if (death == Death::OutOfMemory) {
         result.status = ExecutionResult::Status::OutOfMemory;
         result.exitCode = 137;
         result.error = QStringLiteral("the run used more memory than the sandbox allows (%1) and "
                                       "was killed; variables are gone")
                            .arg(m_config.memory);
+    } else if (death == Death::Signal) {
+        result.status = ExecutionResult::Status::Killed;
+        result.exitCode = 137;
+        result.error = QStringLiteral("the sandbox kernel stopped unexpectedly: something in the "
+                                      "sandbox killed it (SIGKILL); variables are gone");
     } else {
         result.status = ExecutionResult::Status::Killed;
         result.exitCode = exitCode < 0 ? 137 : exitCode;
         result.error = QStringLiteral("the sandbox kernel stopped unexpectedly (exit code %1) %2")
                            .arg(exitCode)
-                           .arg(diagnostics);
+                           .arg(diagnostics)
+                           .trimmed();
     }
     finishRun(result);
 }
@@ -532,6 +632,7 @@ void SandboxSession::shutDown(bool waitForRemoval)
     m_timeoutTimer.stop();
     m_graceTimer.stop();
     m_flushTimer.stop();
+    m_quotaTimer.stop();
     if (m_starter) {
         m_starter->disconnect(this);
         m_starter->kill();

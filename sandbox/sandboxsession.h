@@ -70,13 +70,17 @@ private:
         QString code;
         int timeoutMs = -1;
     };
-    enum class StopReason { None, Timeout, OutputCap, Person };
+    enum class StopReason { None, Timeout, OutputCap, Quota, Person };
 
     void setState(State state);
     void onContainerStarted(int exitCode, const QByteArray &stderrData);
     void startKernel();
     void onKernelOutput();
     void onKernelFinished(int exitCode);
+    // How a kernel that died during a run went: OOM-killed, killed by a signal from inside the
+    // sandbox, or with its container (or unknown).
+    enum class Death { OutOfMemory, Signal, Gone };
+    void endKernelRun(int exitCode, const QString &diagnostics, Death death);
     void handleEvent(const KernelEvent &event);
     void dispatch(const PendingRun &run);
     void flushOutput();
@@ -84,6 +88,8 @@ private:
     void finishRun(ExecutionResult result);
     void failStart(const QString &message);
     void onTimeout();
+    void checkQuota();
+    QString quotaMessage() const;
     void requestStop(StopReason reason);
     void killContainer();
     void submit(const PendingRun &run);
@@ -110,6 +116,10 @@ private:
     QTimer m_timeoutTimer;
     QTimer m_graceTimer;
     QTimer m_flushTimer;
+    QTimer m_quotaTimer;
+    bool m_quotaCheckRunning = false;
+    qint64 m_workspaceBytes = 0; // at the last quota check
+    qint64 m_oomKillsSeen = 0;   // the container cgroup's oom_kill count when last asked
     OutputBatcher m_batcher;
     WorkspaceSnapshot m_before;
     ExecutionResult m_current;

@@ -1,12 +1,14 @@
 #include "workspacesnapshot.h"
 
-#include <QDir>
-#include <QDirIterator>
-#include <QFileInfo>
+#include <QFile>
 
 #include <algorithm>
+#include <cstring>
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace Sandcastle {
 
@@ -15,27 +17,57 @@ WorkspaceSnapshot WorkspaceSnapshot::take(const QString &root, int maxFiles)
     WorkspaceSnapshot snapshot;
     if (root.isEmpty())
         return snapshot;
-    const QDir rootDir(root);
-    QDirIterator it(root,
-                    QDir::Files | QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot | QDir::System,
-                    QDirIterator::Subdirectories);
-    while (it.hasNext() && snapshot.m_entries.size() < maxFiles) {
-        const QString path = it.next();
-        const QString relative = rootDir.relativeFilePath(path);
-        if (relative == QLatin1String(".sandcastle")
-            || relative.startsWith(QLatin1String(".sandcastle/")))
+    const int fd = ::open(QFile::encodeName(root).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0)
+        snapshot.walk(fd, QString(), maxFiles, 0);
+    return snapshot;
+}
+
+// Byte-wise, by file descriptor: a name that is not UTF-8 is still found (and reported with
+// U+FFFD in it), and a symlink planted by the code is recorded as itself, never followed.
+void WorkspaceSnapshot::walk(int dirFd, const QString &prefix, int maxFiles, int depth)
+{
+    DIR *dir = ::fdopendir(dirFd);
+    if (!dir) {
+        ::close(dirFd);
+        return;
+    }
+    while (m_entries.size() < maxFiles) {
+        const dirent *entry = ::readdir(dir);
+        if (!entry)
+            break;
+        const char *name = entry->d_name;
+        if (std::strcmp(name, ".") == 0 || std::strcmp(name, "..") == 0
+            || (depth == 0 && std::strcmp(name, ".sandcastle") == 0))
             continue;
         struct stat st
         {
         };
-        // lstat: a symlink planted by the code is recorded as itself, never followed.
-        if (::lstat(QFile::encodeName(path).constData(), &st) != 0 || !S_ISREG(st.st_mode))
+        if (::fstatat(::dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) != 0)
             continue;
-        snapshot.m_entries.insert(
-            relative,
-            {qint64(st.st_size), qint64(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec});
+        const QString relative = prefix + QString::fromUtf8(name);
+        if (S_ISDIR(st.st_mode)) {
+            if (depth >= kMaxDepth)
+                continue;
+            const int sub
+                = ::openat(::dirfd(dir), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub >= 0)
+                walk(sub, relative + QLatin1Char('/'), maxFiles, depth + 1);
+        } else if (S_ISREG(st.st_mode)) {
+            m_entries.insert(
+                relative,
+                {qint64(st.st_size), qint64(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec});
+        }
     }
-    return snapshot;
+    ::closedir(dir);
+}
+
+qint64 WorkspaceSnapshot::totalBytes() const
+{
+    qint64 total = 0;
+    for (const Entry &entry : m_entries)
+        total += entry.size;
+    return total;
 }
 
 QStringList WorkspaceSnapshot::changedFiles(const WorkspaceSnapshot &before,

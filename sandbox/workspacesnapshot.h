@@ -20,6 +20,8 @@ public:
                                     const WorkspaceSnapshot &after);
 
     int size() const { return int(m_entries.size()); }
+    // The sum of the recorded files' sizes.
+    qint64 totalBytes() const;
 
 private:
     struct Entry
@@ -28,6 +30,9 @@ private:
         qint64 mtimeNs = 0;
         bool operator==(const Entry &o) const { return size == o.size && mtimeNs == o.mtimeNs; }
     };
+    // Folders deeper than this are not looked into (each level holds a file descriptor).
+    static constexpr int kMaxDepth = 64;
+    void walk(int dirFd, const QString &prefix, int maxFiles, int depth);
     QHash<QString, Entry> m_entries;
 };
 

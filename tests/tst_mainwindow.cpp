@@ -4,6 +4,7 @@
 #include <sandbox/sandboxsession.h>
 #include <support/dockercheck.h>
 #include <support/fakeopenaiserver.h>
+#include <support/processinfo.h>
 #include <ui/actions/commandpalette.h>
 #include <ui/chat/chatpane.h>
 #include <ui/chat/promptedit.h>
@@ -50,21 +51,9 @@
 
 using namespace Sandcastle;
 using Sandcastle::Testing::FakeOpenAiServer;
+using Sandcastle::Testing::residentKiB;
 
 namespace {
-
-qint64 residentKiB()
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return 0;
-    const QList<QByteArray> lines = status.readAll().split('\n');
-    for (const QByteArray &line : lines) {
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
-    }
-    return 0;
-}
 
 // Clicks a part of a transcript row (a card's header, "Open in editor", Retry) where the
 // delegate paints it, as a person would.
@@ -582,7 +571,7 @@ private Q_SLOTS:
         pulse.setInterval(5);
         connect(&pulse, &QTimer::timeout, this, [&] {
             const qint64 now = clock.elapsed();
-            worst = qMax(worst, now - last);
+            worst = qMax(worst, now - last); if (now - last > 60) qInfo("GAP %lld at %lld", now - last, now);
             last = now;
             if (++ticks % 20 == 0)
                 peakRss = qMax(peakRss, residentKiB());

@@ -34,6 +34,8 @@ private Q_SLOTS:
         QTest::newRow("inner dotdot") << QStringLiteral("a/../../b");
         QTest::newRow("empty") << QString();
         QTest::newRow("dot") << QStringLiteral("./.");
+        // Found by fuzz_pathguard: accepted as "\\windows", which the check itself refuses.
+        QTest::newRow("backslash after dot") << QStringLiteral("./\\windows");
         QTest::newRow("nul") << QStringLiteral("a") + QChar(0) + QStringLiteral("b");
     }
 
@@ -103,6 +105,42 @@ private Q_SLOTS:
         QVERIFY(!PathGuard::openInside(
             m_root.path(), QStringLiteral("trap.txt"), O_WRONLY | O_CREAT | O_TRUNC, true));
         QVERIFY(!QFile::exists(outside.filePath(QStringLiteral("target"))));
+    }
+
+    void refusesAHardLinkForReadingAndLeavesItsFileWhole()
+    {
+        // A host file with a second name in the workspace (same file system: the temp dir).
+        QTemporaryDir host(m_root.path() + QStringLiteral("/../host-XXXXXX"));
+        const QString secret = host.filePath(QStringLiteral("secret.txt"));
+        {
+            QFile file(secret);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("host secret");
+        }
+        QCOMPARE(::link(QFile::encodeName(secret).constData(),
+                        QFile::encodeName(m_root.filePath(QStringLiteral("hard.txt"))).constData()),
+                 0);
+        const auto read = PathGuard::readFile(m_root.path(), QStringLiteral("hard.txt"), 1 << 20);
+        QVERIFY(!read);
+        QVERIFY2(read.error().contains(QStringLiteral("hard link")), qPrintable(read.error()));
+        // Opening it to write (and truncate) is refused before anything is cut.
+        QVERIFY(!PathGuard::openInside(
+            m_root.path(), QStringLiteral("hard.txt"), O_WRONLY | O_CREAT | O_TRUNC, true));
+        QFile file(secret);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray("host secret"));
+    }
+
+    void truncatesAnOrdinaryFileOpenedForWriting()
+    {
+        write(QStringLiteral("plain.txt"), "longer text");
+        const auto fd = PathGuard::openInside(
+            m_root.path(), QStringLiteral("plain.txt"), O_WRONLY | O_CREAT | O_TRUNC);
+        QVERIFY(fd);
+        QCOMPARE(::write(fd.value(), "new", 3), ssize_t(3));
+        ::close(fd.value());
+        QCOMPARE(PathGuard::readFile(m_root.path(), QStringLiteral("plain.txt"), 100).value(),
+                 QByteArray("new"));
     }
 };
 

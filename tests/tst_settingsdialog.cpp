@@ -75,6 +75,7 @@ private Q_SLOTS:
         dialog.keyEdit()->setText(QStringLiteral("sk-typed-secret"));
         dialog.findChild<QDoubleSpinBox *>(QStringLiteral("cpus"))->setValue(0.5);
         dialog.findChild<QSpinBox *>(QStringLiteral("outputCap"))->setValue(8);
+        dialog.findChild<QSpinBox *>(QStringLiteral("workspaceQuota"))->setValue(300);
         dialog.accept();
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
         QCOMPARE(dialog.settings().apiKey, QStringLiteral("sk-typed-secret"));
@@ -88,9 +89,11 @@ private Q_SLOTS:
             = dialog.settings().sandboxConfig(QStringLiteral("c1"), m_dir.path());
         QCOMPARE(config.cpus, QStringLiteral("0.5"));
         QCOMPARE(config.outputHardCapBytes, qint64(8) * 1024 * 1024);
+        QCOMPARE(config.workspaceQuotaBytes, qint64(300) * 1024 * 1024);
         QVERIFY(config.runArguments(QStringLiteral("box"), 1).contains(QStringLiteral("0.5")));
         QVERIFY(text.contains("cpus=0.5"));
         QVERIFY(text.contains("outputCapMb=8"));
+        QVERIFY(text.contains("workspaceQuotaMb=300"));
     }
 };
 

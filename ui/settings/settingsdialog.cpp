@@ -34,6 +34,7 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     , m_memory(new QLineEdit(this))
     , m_cpus(new QDoubleSpinBox(this))
     , m_outputCap(new QSpinBox(this))
+    , m_workspaceQuota(new QSpinBox(this))
     , m_network(
           new QCheckBox(tr("Allow network access (off keeps code from reaching anything)"), this))
     , m_gvisor(new QCheckBox(tr("Run under gVisor (runsc) for a stronger boundary"), this))
@@ -95,6 +96,14 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_outputCap->setSuffix(tr(" MB"));
     m_outputCap->setValue(settings.outputCapMb);
     m_outputCap->setToolTip(tr("A run that prints more than this is stopped"));
+    m_workspaceQuota->setObjectName(QStringLiteral("workspaceQuota"));
+    m_workspaceQuota->setRange(0, 1024 * 1024);
+    m_workspaceQuota->setSingleStep(256);
+    m_workspaceQuota->setSuffix(tr(" MB"));
+    m_workspaceQuota->setSpecialValueText(tr("no limit"));
+    m_workspaceQuota->setValue(settings.workspaceQuotaMb);
+    m_workspaceQuota->setToolTip(
+        tr("A run that fills the conversation's workspace past this is stopped"));
     m_network->setObjectName(QStringLiteral("networkBox"));
     m_network->setChecked(settings.network);
     m_gvisor->setChecked(settings.runtime == QLatin1String("runsc"));
@@ -157,6 +166,7 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     form->addRow(tr("Sandbox memory"), m_memory);
     form->addRow(tr("Sandbox CPUs"), m_cpus);
     form->addRow(tr("Output cap per run"), m_outputCap);
+    form->addRow(tr("Workspace quota"), m_workspaceQuota);
     form->addRow(QString(), m_network);
     form->addRow(QString(), m_gvisor);
     form->addRow(QString(), m_fresh);
@@ -224,6 +234,7 @@ AppSettings SettingsDialog::settings() const
     s.memory = m_memory->text().trimmed();
     s.cpus = m_cpus->value();
     s.outputCapMb = m_outputCap->value();
+    s.workspaceQuotaMb = m_workspaceQuota->value();
     s.network = m_network->isChecked();
     s.runtime = m_gvisor->isChecked() ? QStringLiteral("runsc") : QString();
     s.fresh = m_fresh->isChecked();

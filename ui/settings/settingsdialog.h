@@ -59,6 +59,7 @@ private:
     QLineEdit *m_memory = nullptr;
     QDoubleSpinBox *m_cpus = nullptr;
     QSpinBox *m_outputCap = nullptr;
+    QSpinBox *m_workspaceQuota = nullptr;
     QCheckBox *m_network = nullptr;
     QCheckBox *m_gvisor = nullptr;
     QCheckBox *m_fresh = nullptr;
