@@ -153,6 +153,33 @@ private Q_SLOTS:
         QVERIFY(console.toPlainText().endsWith(QStringLiteral("line 4999\n")));
     }
 
+    void aHugeLineIsShownUpToTheLimitWithANoteOfTheRest()
+    {
+        // 3 million characters on one line, in pieces as the sandbox sends them, then a line
+        // of its own: laying out all of it froze the window for minutes.
+        ConsolePane console;
+        console.beginRun(QStringLiteral("huge"));
+        const QString piece(100000, QLatin1Char('y'));
+        for (int i = 0; i < 30; ++i)
+            console.appendOutput(OutputStream::Stdout, piece);
+        console.appendOutput(OutputStream::Stdout, QStringLiteral("\nnext line\n"));
+        console.flush();
+        const QStringList lines = console.toPlainText().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 4); // header, the huge line, "next line", ""
+        const QString huge = lines.at(1);
+        QVERIFY(huge.startsWith(QString(ConsolePane::kMaxLineChars, QLatin1Char('y'))
+                                + QStringLiteral(" [")));
+        QVERIFY2(huge.contains(QLocale().toString(3000000 - ConsolePane::kMaxLineChars)),
+                 qPrintable(huge.right(100)));
+        QCOMPARE(lines.at(2), QStringLiteral("next line"));
+        // A progress bar redrawing its line starts counting again.
+        console.appendOutput(OutputStream::Stdout,
+                             QString(ConsolePane::kMaxLineChars, QLatin1Char('a'))
+                                 + QStringLiteral("\r") + QStringLiteral("done\n"));
+        console.flush();
+        QVERIFY(console.toPlainText().endsWith(QStringLiteral("next line\ndone\n")));
+    }
+
     void theEndStaysInViewWhenAWideLineBringsTheHorizontalScrollBar()
     {
         ConsolePane console;

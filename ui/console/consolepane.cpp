@@ -10,6 +10,7 @@
 #include <QGuiApplication>
 #include <QKeyEvent>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenu>
 #include <QSaveFile>
 #include <QScrollBar>
@@ -177,8 +178,61 @@ void ConsolePane::insert(const QString &text, const QTextCharFormat &format, boo
     }
     cursor.insertText(text, format);
     m_atLineStart = text.isEmpty() ? cursor.atBlockStart() : text.endsWith(QLatin1Char('\n'));
+    const qsizetype lastBreak = text.lastIndexOf(QLatin1Char('\n'));
+    m_lineChars = returnToLineStart && lastBreak < 0 ? text.size()
+                  : lastBreak < 0                    ? m_lineChars + text.size()
+                                                     : text.size() - lastBreak - 1;
     if (follow)
         verticalScrollBar()->setValue(verticalScrollBar()->maximum());
+}
+
+void ConsolePane::insertOutput(const QString &text,
+                               const QTextCharFormat &format,
+                               bool returnToLineStart)
+{
+    if (returnToLineStart) {
+        m_lineChars = 0;
+        m_cutChars = 0; // the line is drawn again from its start
+    }
+    // A line longer than kMaxLineChars is shown up to there: laying out megabytes of one line
+    // would freeze the window (the run's log keeps all of it).
+    QString shown;
+    qsizetype lineSoFar = m_lineChars;
+    qsizetype start = 0;
+    while (start < text.size()) {
+        const qsizetype lineBreak = text.indexOf(QLatin1Char('\n'), start);
+        const qsizetype end = lineBreak < 0 ? text.size() : lineBreak;
+        const qsizetype take = qMin(end - start, qMax<qsizetype>(0, kMaxLineChars - lineSoFar));
+        shown += QStringView(text).mid(start, take);
+        lineSoFar += take;
+        m_cutChars += end - start - take;
+        if (lineBreak < 0)
+            break;
+        if (m_cutChars > 0) {
+            // The note goes at the end of the cut line, before its line break.
+            insert(shown, format, returnToLineStart);
+            returnToLineStart = false;
+            shown.clear();
+            noteCutLine();
+        }
+        shown += QLatin1Char('\n');
+        lineSoFar = 0;
+        start = lineBreak + 1;
+    }
+    insert(shown, format, returnToLineStart);
+}
+
+void ConsolePane::noteCutLine()
+{
+    if (m_cutChars == 0)
+        return;
+    QTextCharFormat note;
+    note.setForeground(QColor(0x6a, 0x73, 0x7d));
+    const qint64 cut = m_cutChars;
+    m_cutChars = 0;
+    insert(tr(" [\u2026 %1 more characters on this line; the run's log has them all]")
+               .arg(QLocale().toString(cut)),
+           note);
 }
 
 void ConsolePane::beginRun(const QString &title)
@@ -255,6 +309,7 @@ void ConsolePane::flush()
 void ConsolePane::paintSlice(qsizetype budget)
 {
     if (m_skippedLines > 0) {
+        noteCutLine();
         QTextCharFormat note;
         note.setForeground(QColor(0x6a, 0x73, 0x7d));
         insert((m_atLineStart ? QString() : QStringLiteral("\n"))
@@ -295,6 +350,7 @@ void ConsolePane::paint(const Item &item)
 {
     switch (item.kind) {
     case Item::Kind::Header:
+        noteCutLine();
         m_stdoutParser = AnsiParser(); // each run starts uncoloured
         m_stderrParser = AnsiParser();
         insert((document()->isEmpty() || m_atLineStart ? QString() : QStringLiteral("\n"))
@@ -302,6 +358,7 @@ void ConsolePane::paint(const Item &item)
                item.format);
         return;
     case Item::Kind::Footer: {
+        noteCutLine();
         // Text from the run (a traceback) is made inert like any output.
         QString text;
         const QList<AnsiParser::Segment> segments = AnsiParser().feed(item.text);
@@ -326,7 +383,7 @@ void ConsolePane::paint(const Item &item)
             format.setForeground(QColor(0xcb, 0x24, 0x31));
         if (segment.style.bold)
             format.setFontWeight(QFont::Bold);
-        insert(segment.text, format, segment.returnToLineStart);
+        insertOutput(segment.text, format, segment.returnToLineStart);
     }
 }
 

@@ -35,6 +35,8 @@ public:
     qint64 skippedLines() const { return m_skippedLines; }
     // Output still queued to be painted.
     bool isPainting() const { return !m_queue.isEmpty(); }
+    // Longer lines are shown up to here, with a note of how much more there was.
+    static constexpr qsizetype kMaxLineChars = 10000;
 
 protected:
     void contextMenuEvent(QContextMenuEvent *event) override;
@@ -55,8 +57,12 @@ private:
     void trimQueue();
     void placeFindBox();
     void insert(const QString &text, const QTextCharFormat &format, bool returnToLineStart = false);
+    void insertOutput(const QString &text, const QTextCharFormat &format, bool returnToLineStart);
+    void noteCutLine();
     bool m_atLineStart = true;
-    bool m_follow = true; // keeps the end in view until the person scrolls up
+    qsizetype m_lineChars = 0; // characters on the document's last line
+    qint64 m_cutChars = 0;     // of the output's current line, not shown
+    bool m_follow = true;      // keeps the end in view until the person scrolls up
     AnsiParser m_stdoutParser;
     AnsiParser m_stderrParser;
     QLineEdit *m_findBox = nullptr;
@@ -67,6 +73,7 @@ private:
     QTimer *m_paintTimer = nullptr;
     // Per frame: enough for a person to read, little enough to keep the window at 60 fps.
     static constexpr qsizetype kCharsPerFrame = 16 * 1024;
+
     // What a flood's frames paint: doubled while a frame takes under 4 ms, halved over 10 ms,
     // so a flood is shown as fast as this machine paints without a frame over ~10 ms.
     qsizetype m_frameBudget = kCharsPerFrame;
