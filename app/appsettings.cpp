@@ -53,6 +53,8 @@ AppSettings AppSettings::load()
     s.model = file.value(QStringLiteral("model/name"), s.model).toString();
     s.toolMode = toolModeFromName(file.value(QStringLiteral("model/toolMode")).toString());
     s.maxTurns = file.value(QStringLiteral("agent/maxTurns"), s.maxTurns).toInt();
+    s.modelIdleTimeoutS
+        = file.value(QStringLiteral("model/idleTimeoutS"), s.modelIdleTimeoutS).toInt();
     s.askFirst = file.value(QStringLiteral("agent/askFirst"), s.askFirst).toBool();
     s.tokenBudget = file.value(QStringLiteral("agent/tokenBudget"), s.tokenBudget).toLongLong();
     s.costBudgetUsd = file.value(QStringLiteral("agent/costBudgetUsd"), s.costBudgetUsd).toDouble();
@@ -93,6 +95,7 @@ AppSettings AppSettings::load()
     env("SANDCASTLE_ENGINE", s.engine);
     if (s.maxTurns < 1)
         s.maxTurns = 1;
+    s.modelIdleTimeoutS = qBound(1, s.modelIdleTimeoutS, 3600);
     if (s.runTimeoutS < 1)
         s.runTimeoutS = 60;
     if (s.costBudgetUsd < 0)
@@ -118,6 +121,7 @@ void AppSettings::save() const
     file.setValue(QStringLiteral("model/name"), model);
     file.setValue(QStringLiteral("model/toolMode"), toolModeName(toolMode));
     file.setValue(QStringLiteral("agent/maxTurns"), maxTurns);
+    file.setValue(QStringLiteral("model/idleTimeoutS"), modelIdleTimeoutS);
     file.setValue(QStringLiteral("agent/askFirst"), askFirst);
     file.setValue(QStringLiteral("agent/tokenBudget"), tokenBudget);
     file.setValue(QStringLiteral("agent/costBudgetUsd"), costBudgetUsd);
@@ -167,6 +171,7 @@ ClientConfig AppSettings::clientConfig() const
     config.apiKey = apiKey;
     config.model = model;
     config.extraHeaders = providerById(provider).headers;
+    config.idleTimeoutMs = modelIdleTimeoutS * 1000;
     return config;
 }
 

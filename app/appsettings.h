@@ -23,6 +23,9 @@ struct AppSettings
     QString engine = QStringLiteral("docker");
     QString engineContext; // docker --context; empty for the default
     QString dataDir;
+    // Seconds without a byte from the model server before the answer is given up (slow local
+    // models may need more).
+    int modelIdleTimeoutS = 120;
     int maxTurns = 12;
     bool askFirst = false;    // the person approves each piece of code before it runs
     qint64 tokenBudget = 0;   // per run; 0 for none

@@ -1,6 +1,7 @@
 #include <app/store/conversationstore.h>
 #include <sandbox/containerengine.h>
 #include <support/clirunner.h>
+#include <support/datachecks.h>
 #include <support/dockercheck.h>
 #include <support/fakeopenaiserver.h>
 
@@ -14,59 +15,13 @@
 #include <csignal>
 
 using namespace Sandcastle;
+using namespace Sandcastle::Testing::DataChecks;
 using Sandcastle::Testing::CliRun;
 using Sandcastle::Testing::FakeOpenAiServer;
 
 namespace {
 
 const QString kKey = QStringLiteral("sk-sandcastle-test-SECRET-7f3a9c");
-
-QString integrityCheck(const QString &path)
-{
-    QString answer;
-    {
-        QSqlDatabase db
-            = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("check"));
-        db.setDatabaseName(path);
-        if (db.open()) {
-            QSqlQuery q(db);
-            if (q.exec(QStringLiteral("PRAGMA integrity_check")) && q.next())
-                answer = q.value(0).toString();
-        }
-        db.close();
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("check"));
-    return answer;
-}
-
-QStringList conversationContainers(const QString &id)
-{
-    const ContainerEngine engine;
-    return QString::fromUtf8(engine
-                                 .run({QStringLiteral("ps"),
-                                       QStringLiteral("--all"),
-                                       QStringLiteral("--quiet"),
-                                       QStringLiteral("--filter"),
-                                       QStringLiteral("label=sandcastle.conversation=") + id})
-                                 .stdoutData)
-        .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-}
-
-// Every file under `dir` that holds `needle`.
-QStringList filesContaining(const QString &dir, const QByteArray &needle)
-{
-    QStringList hits;
-    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString path = it.next();
-        if (QFileInfo(path).isSymLink())
-            continue;
-        QFile file(path);
-        if (file.open(QIODevice::ReadOnly) && file.readAll().contains(needle))
-            hits << path;
-    }
-    return hits;
-}
 
 } // namespace
 

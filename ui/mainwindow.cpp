@@ -391,6 +391,17 @@ void MainWindow::connectAgent()
                                       result.files);
                 m_files->highlight(result.files);
             });
+    connect(
+        m_agent,
+        &AgentRun::toolAnswered,
+        this,
+        [this](
+            const QString &id, const QString &status, const QString &, const QStringList &files) {
+            m_editorPane->setCallStatus(id, status);
+            m_chat->addToolResult(id, status, status == QLatin1String("ok") ? 0 : 1, 0, files);
+            if (!files.isEmpty())
+                m_files->highlight(files);
+        });
     connect(m_agent,
             &AgentRun::approvalRequested,
             this,

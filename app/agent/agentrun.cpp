@@ -532,8 +532,21 @@ void AgentRun::executeNext()
     QMetaObject::invokeMethod(this, &AgentRun::executeNext, Qt::QueuedConnection);
 }
 
-void AgentRun::recordToolResult(const QString &id, const nlohmann::json &result)
+void AgentRun::recordToolResult(const QString &id, const nlohmann::json &result, bool announce)
 {
+    if (announce) {
+        QStringList files;
+        if (result.contains("files") && result["files"].is_array()) {
+            for (const auto &file : result["files"]) {
+                if (file.is_string())
+                    files << QString::fromStdString(file.get<std::string>());
+            }
+        }
+        Q_EMIT toolAnswered(id,
+                            QString::fromStdString(result.value("status", std::string("error"))),
+                            QString::fromStdString(result.value("error", std::string())),
+                            files);
+    }
     // A result that is an error just like the last two means the model is going round in
     // circles: stop rather than burn turns.
     const bool isError = result.value("status", std::string()) != "ok";
@@ -557,7 +570,7 @@ void AgentRun::onSessionFinished(const ExecutionResult &result)
         json["note"] = std::exchange(m_editNote, QString()).toStdString();
     if (std::exchange(m_codeStoppedByPerson, false))
         json["error"] = "stopped by the person before it finished";
-    recordToolResult(id, json);
+    recordToolResult(id, json, false);
     executeNext();
 }
 

@@ -96,6 +96,12 @@ Q_SIGNALS:
     void approvalRequested(const QString &id, const QString &name, const QString &code);
     void toolOutput(const QString &id, Sandcastle::OutputStream stream, const QString &text);
     void toolResult(const QString &id, const Sandcastle::ExecutionResult &result);
+    // A call answered without a sandbox run: the file tools, and calls refused before running
+    // (unknown tool, arguments that are not JSON, declined). status is "ok" or "error".
+    void toolAnswered(const QString &id,
+                      const QString &status,
+                      const QString &error,
+                      const QStringList &files);
     void messageAdded(const QString &role, const QString &content);
     // The same message whole, as it goes into the history (with "reasoning" when the model
     // gave some): what the conversation store writes.
@@ -117,7 +123,8 @@ private:
     void executeNext();
     void onSessionFinished(const ExecutionResult &result);
     void addToolMessage(const QString &id, const nlohmann::json &content);
-    void recordToolResult(const QString &id, const nlohmann::json &result);
+    // announce: say so with toolAnswered() (a sandbox run has said so with toolResult()).
+    void recordToolResult(const QString &id, const nlohmann::json &result, bool announce = true);
     void runCode(const QString &id, bool shell, const QString &code, int timeoutMs);
     void switchToCodeBlocks();
     void setSystemPrompt();

@@ -390,6 +390,30 @@ int runChat(const QStringList &args)
                              writeOut(text);
                      });
     QObject::connect(&agent,
+                     &AgentRun::toolAnswered,
+                     &loop,
+                     [&](const QString &id,
+                         const QString &status,
+                         const QString &error,
+                         const QStringList &answeredFiles) {
+                         const int answeredExit = status == QLatin1String("ok") ? 0 : 1;
+                         if (asJson) {
+                             nlohmann::ordered_json files = nlohmann::ordered_json::array();
+                             for (const QString &f : answeredFiles)
+                                 files.push_back(utf8(f));
+                             emitJson({{"type", "tool_result"},
+                                       {"id", utf8(id)},
+                                       {"status", utf8(status)},
+                                       {"exit_code", answeredExit},
+                                       {"duration_ms", 0},
+                                       {"files", files}});
+                             return;
+                         }
+                         if (!error.isEmpty())
+                             writeOut(error.trimmed() + QLatin1Char('\n'));
+                         writeOut(QStringLiteral("--- %1\n").arg(status));
+                     });
+    QObject::connect(&agent,
                      &AgentRun::toolResult,
                      &loop,
                      [&](const QString &id, const ExecutionResult &result) {
