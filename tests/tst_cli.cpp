@@ -1,6 +1,7 @@
 #include <support/clirunner.h>
 #include <support/dockercheck.h>
 #include <support/fakeopenaiserver.h>
+#include <support/securitycase.h>
 
 #include <nlohmann/json.hpp>
 
@@ -274,6 +275,9 @@ private Q_SLOTS:
 
     void anOrphanLeftByAKilledProcessIsReaped()
     {
+        Sandcastle::Testing::SecurityCase c(
+            Sandcastle::Testing::SecurityCase::Kind::Fault,
+            QStringLiteral("kill -9 of the CLI: its orphaned container is reaped"));
         SANDCASTLE_REQUIRE_DOCKER();
         QProcess holder;
         holder.setProcessEnvironment(Sandcastle::Testing::cliEnvironment(m_dataDir.path()));

@@ -4,6 +4,7 @@
 #include <support/datachecks.h>
 #include <support/dockercheck.h>
 #include <support/fakeopenaiserver.h>
+#include <support/securitycase.h>
 
 #include <QDirIterator>
 #include <QElapsedTimer>
@@ -174,6 +175,11 @@ private Q_SLOTS:
 
     void killedMidRunTheConversationSurvivesAndTheRunIsMarkedInterrupted()
     {
+        Sandcastle::Testing::SecurityCase c(
+            Sandcastle::Testing::SecurityCase::Kind::Fault,
+            QStringLiteral("kill -9 during a run (store, interrupted run, orphaned container)"));
+        c.note(QStringLiteral("store intact, run marked interrupted, orphan removed on the next "
+                              "start, the model told"));
         FakeOpenAiServer server;
         QVERIFY(server.listen());
         server.enqueueToolCall(
@@ -271,6 +277,11 @@ private Q_SLOTS:
 
     void theCsvExampleExportsABundleThatReRunsAndRemakesTheChart()
     {
+        Sandcastle::Testing::SecurityCase c(
+            Sandcastle::Testing::SecurityCase::Kind::Fault,
+            QStringLiteral("secrets: the API key in no export, store or output"));
+        c.note(QStringLiteral("searched the export bundle, the data folder and the --json "
+                              "stream"));
         // "Upload" a CSV: the person's folder becomes the workspace.
         QTemporaryDir folder;
         QFile csv(folder.filePath(QStringLiteral("temps.csv")));
@@ -300,6 +311,7 @@ private Q_SLOTS:
                                  QStringLiteral("--json")});
         QVERIFY2(run.exitCode == 0, run.err.constData());
         QVERIFY2(run.out.contains("mean 17.5"), run.out.constData());
+        QVERIFY(!QByteArray(run.out + run.err).contains(kKey.toUtf8())); // nor in the --json stream
         const QString id = idOf(Sandcastle::Testing::jsonLines(run.out));
         QVERIFY(QFileInfo::exists(folder.filePath(QStringLiteral("outputs/temps.png"))));
 
@@ -334,8 +346,9 @@ private Q_SLOTS:
         QCOMPARE(png.read(8), QByteArray("\x89PNG\r\n\x1a\n"));
         QVERIFY(png.size() > 1000);
 
-        // The API key is in no export and nowhere in the data folder.
+        // The API key is in no export, in the workspace, or anywhere in the data folder.
         QCOMPARE(filesContaining(exports.path(), kKey.toUtf8()), QStringList());
+        QCOMPARE(filesContaining(folder.path(), kKey.toUtf8()), QStringList());
         QCOMPARE(filesContaining(m_dataDir.path(), kKey.toUtf8()), QStringList());
     }
 

@@ -1,0 +1,44 @@
+// Appends messages to a conversation store as fast as it can and prints the number of each one
+// after its commit returned: what tst_crashrecovery kills with SIGKILL mid-write, then checks
+// that every printed message survived. Usage: store_writer STORE_PATH COUNT [FIRST]
+#include <app/store/conversationstore.h>
+
+#include <QCoreApplication>
+
+#include <cstdio>
+
+using namespace Sandcastle;
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    if (args.size() < 3) {
+        std::fprintf(stderr, "usage: store_writer STORE_PATH COUNT [FIRST]\n");
+        return 2;
+    }
+    ConversationStore store;
+    const auto opened = store.open(args.at(1));
+    if (!opened) {
+        std::fprintf(stderr, "store_writer: %s\n", qPrintable(opened.error()));
+        return 1;
+    }
+    const QString id = QStringLiteral("crash");
+    if (!store.conversation(id))
+        store.create(id, QStringLiteral("crash test"), QString(), false);
+    const int count = args.at(2).toInt();
+    const int first = args.size() > 3 ? args.at(3).toInt() : 0;
+    // Big enough that a write spans pages, so that a kill lands mid-write now and then.
+    const std::string padding(6000, 'p');
+    for (int i = first; i < first + count; ++i) {
+        const auto added = store.addMessage(
+            id, {{"role", "user"}, {"content", "message " + std::to_string(i) + " " + padding}});
+        if (!added) {
+            std::fprintf(stderr, "store_writer: %s\n", qPrintable(added.error()));
+            return 1;
+        }
+        std::printf("%d\n", i);
+        std::fflush(stdout);
+    }
+    return 0;
+}
