@@ -5,6 +5,28 @@
 
 namespace Sandcastle {
 
+namespace {
+
+// A JSON escape can name half of a surrogate pair ("\ud800"); such a half becomes U+FFFD, so
+// that what reaches the console, the store and the model is well-formed text.
+QString wellFormed(QString text)
+{
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text.at(i).isHighSurrogate() && i + 1 < text.size() && text.at(i + 1).isLowSurrogate())
+            ++i;
+        else if (text.at(i).isSurrogate())
+            text[i] = QChar::ReplacementCharacter;
+    }
+    return text;
+}
+
+QString stringField(const QJsonObject &obj, const QString &key)
+{
+    return wellFormed(obj.value(key).toString());
+}
+
+} // namespace
+
 QByteArray KernelProtocol::encodeRun(qint64 id, const QString &code)
 {
     const QJsonObject request{{QStringLiteral("op"), QStringLiteral("run")},
@@ -55,7 +77,7 @@ KernelEvent KernelProtocol::parseLine(const QByteArray &line)
         return event;
     }
     const QJsonObject obj = doc.object();
-    const QString ev = obj.value(QStringLiteral("ev")).toString();
+    const QString ev = stringField(obj, QStringLiteral("ev"));
     event.id = obj.value(QStringLiteral("id")).toInteger();
     if (ev == QLatin1String("ready")) {
         event.type = KernelEvent::Type::Ready;
@@ -64,16 +86,16 @@ KernelEvent KernelProtocol::parseLine(const QByteArray &line)
         event.stream = obj.value(QStringLiteral("stream")).toString() == QLatin1String("stderr")
                            ? OutputStream::Stderr
                            : OutputStream::Stdout;
-        event.text = obj.value(QStringLiteral("text")).toString();
+        event.text = stringField(obj, QStringLiteral("text"));
     } else if (ev == QLatin1String("done")) {
         event.type = KernelEvent::Type::Done;
-        event.status = obj.value(QStringLiteral("status")).toString();
-        event.error = obj.value(QStringLiteral("error")).toString();
+        event.status = stringField(obj, QStringLiteral("status"));
+        event.error = stringField(obj, QStringLiteral("error"));
         event.exitCode = obj.value(QStringLiteral("exit_code"))
                              .toInt(event.status == QLatin1String("ok") ? 0 : 1);
     } else if (ev == QLatin1String("protocol_error")) {
         event.type = KernelEvent::Type::ProtocolError;
-        event.text = obj.value(QStringLiteral("message")).toString();
+        event.text = stringField(obj, QStringLiteral("message"));
     } else {
         event.text = QStringLiteral("kernel sent an unknown event: ") + ev;
     }

@@ -89,6 +89,26 @@ private Q_SLOTS:
         QVERIFY(out.size() < 5000);
     }
 
+    void readsTheSameHoweverTheOutputIsSplit()
+    {
+        // Found by fuzz_ansi: a CSI longer than 64 characters was a sequence in one read but
+        // text when split, and an escape before an emoji took half of the emoji with it.
+        const QString stream = QStringLiteral("\x1b[3") + QString(70, QLatin1Char('1'))
+                               + QStringLiteral("2mx \x1b[31mred \x1b😀!");
+        AnsiParser whole;
+        const QString expected = plain(whole.feed(stream));
+        QCOMPARE(expected,
+                 QStringLiteral("[3") + QString(70, QLatin1Char('1'))
+                     + QStringLiteral("2mx red 😀!"));
+        AnsiParser split;
+        QString shown;
+        for (const QChar c : stream)
+            shown += plain(split.feed(QString(c)));
+        QCOMPARE(shown, expected);
+        QCOMPARE(split.style(), whole.style());
+        QCOMPARE(whole.style().foreground->r, 205);
+    }
+
     void carriageReturnsRedrawTheLineButCrlfIsANewline()
     {
         AnsiParser parser;

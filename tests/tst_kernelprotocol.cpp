@@ -62,6 +62,19 @@ private Q_SLOTS:
         }
     }
 
+    void halfASurrogatePairBecomesAReplacementCharacter()
+    {
+        // Found by fuzz_kernelprotocol: a "\ud800" escape gave text that is not valid UTF-16.
+        KernelProtocol protocol;
+        const auto events = protocol.feed(
+            "{\"ev\":\"out\",\"id\":1,\"text\":\"a\\ud800b \\ud83d\\ude00 \\udc00\"}\n"
+            "{\"ev\":\"done\",\"id\":1,\"status\":\"error\",\"error\":\"\\udbff\"}\n");
+        QCOMPARE(events.size(), 2);
+        QCOMPARE(events.at(0).text, QStringLiteral("a\uFFFDb 😀 \uFFFD"));
+        QVERIFY(events.at(0).text.isValidUtf16());
+        QCOMPARE(events.at(1).error, QStringLiteral("\uFFFD"));
+    }
+
     void encodesShellAndInterruptRequests()
     {
         const QJsonObject shell

@@ -6,6 +6,9 @@ namespace Sandcastle {
 
 namespace {
 
+// A CSI whose final byte has not come within this many characters is not a sequence.
+constexpr qsizetype kMaxCsiLength = 64;
+
 AnsiParser::Rgb basicColour(int index, bool bright)
 {
     static const AnsiParser::Rgb normal[8] = {{0, 0, 0},
@@ -129,16 +132,17 @@ QList<AnsiParser::Segment> AnsiParser::feed(const QString &chunk)
             }
             const QChar kind = input.at(i + 1);
             if (kind == QLatin1Char('[')) {
-                // CSI: parameters, then a final byte in @..~
+                // CSI: parameters, then a final byte in @..~, within kMaxCsiLength characters
+                // whether or not the sequence was split across chunks
                 qsizetype j = i + 2;
-                while (j < input.size()
+                while (j < input.size() && j - i <= kMaxCsiLength
                        && !(input.at(j).unicode() >= 0x40 && input.at(j).unicode() <= 0x7e))
                     ++j;
+                if (j - i > kMaxCsiLength) { // not a sequence after all: drop the escape
+                    i += 1;
+                    continue;
+                }
                 if (j >= input.size()) {
-                    if (input.size() - i > 64) { // not a sequence after all: drop the escape
-                        i += 1;
-                        continue;
-                    }
                     m_pending = input.mid(i);
                     break;
                 }
@@ -165,7 +169,9 @@ QList<AnsiParser::Segment> AnsiParser::feed(const QString &chunk)
                 i = j + (input.at(j) == QLatin1Char('\x07') ? 1 : 2);
                 continue;
             }
-            i += 2; // a two-character escape: dropped
+            // A two-character escape: dropped. Only an ASCII character completes one; before
+            // anything else (half of a surrogate pair, say) only the escape goes.
+            i += kind.unicode() < 0x80 ? 2 : 1;
             continue;
         }
         if (c == QLatin1Char('\r')) {
