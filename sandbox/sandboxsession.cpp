@@ -499,13 +499,13 @@ void SandboxSession::onKernelFinished(int exitCode)
                       : QStringLiteral("the sandbox kernel did not start: ") + diagnostics);
         return;
     }
-    // SIGKILL (137) is the memory limit's OOM kill or the code killing its own kernel: the
-    // container's cgroup counts OOM kills, so ask it before the container goes.
-    if (m_running && exitCode == 137 && !m_killed && !m_config.fresh
-        && !m_containerName.isEmpty()) {
+    // The kernel died on its own. SIGKILL (137) is the memory limit's OOM kill or the code
+    // killing its kernel: the container's cgroup counts OOM kills, so ask it before the
+    // container goes. If it cannot be asked, the container (or the daemon) is gone.
+    if (m_running && !m_killed && !m_config.fresh && !m_containerName.isEmpty()) {
         auto *probe = new QProcess(this);
         const qint64 runId = m_runId;
-        connect(probe, &QProcess::finished, this, [this, probe, runId, diagnostics] {
+        connect(probe, &QProcess::finished, this, [this, probe, runId, diagnostics, exitCode] {
             probe->deleteLater();
             if (!m_running || m_runId != runId)
                 return; // stopped meanwhile: that already ended the run
@@ -515,14 +515,22 @@ void SandboxSession::onKernelFinished(int exitCode)
                 if (line.startsWith("oom_kill "))
                     kills = line.mid(9).trimmed().toLongLong();
             }
-            Death death = Death::Gone;
             // cat fails on the cgroup version the host does not have, after the
             // other file: the count is what matters.
+            Death death = Death::Gone;
             if (kills) {
-                death = *kills > m_oomKillsSeen ? Death::OutOfMemory : Death::Signal;
+                const bool oom = *kills > m_oomKillsSeen;
                 m_oomKillsSeen = *kills;
+                if (exitCode == 137)
+                    death = oom ? Death::OutOfMemory : Death::Signal;
+            } else {
+                const QByteArray err = probe->readAllStandardError();
+                death = err.contains("Cannot connect to the Docker daemon")
+                                || err.contains("Is the docker daemon running")
+                            ? Death::DaemonGone
+                            : Death::ContainerGone;
             }
-            endKernelRun(137, diagnostics, death);
+            endKernelRun(exitCode, diagnostics, death);
         });
         probe->start(
             m_config.engine,
@@ -573,6 +581,18 @@ void SandboxSession::endKernelRun(int exitCode, const QString &diagnostics, Deat
         result.error = QStringLiteral("the run used more memory than the sandbox allows (%1) and "
                                       "was killed; variables are gone")
                            .arg(m_config.memory);
+    } else if (death == Death::DaemonGone || death == Death::ContainerGone) {
+        result.status = ExecutionResult::Status::Killed;
+        result.exitCode = 137;
+        result.error
+            = death == Death::DaemonGone
+                  ? QStringLiteral("the Docker daemon stopped during the run, and the sandbox "
+                                   "with it; variables are gone (the next run starts a new "
+                                   "sandbox once the daemon is back)")
+                  : QStringLiteral("the sandbox container stopped during the run (the Docker "
+                                   "daemon restarted, the container was stopped from outside, "
+                                   "or its init was killed); variables are gone, the next run "
+                                   "starts a new sandbox");
     } else if (death == Death::Signal) {
         result.status = ExecutionResult::Status::Killed;
         result.exitCode = 137;

@@ -78,8 +78,8 @@ private:
     void onKernelOutput();
     void onKernelFinished(int exitCode);
     // How a kernel that died during a run went: OOM-killed, killed by a signal from inside the
-    // sandbox, or with its container (or unknown).
-    enum class Death { OutOfMemory, Signal, Gone };
+    // sandbox, with its container, with the engine's daemon, or unknown.
+    enum class Death { OutOfMemory, Signal, ContainerGone, DaemonGone, Gone };
     void endKernelRun(int exitCode, const QString &diagnostics, Death death);
     void handleEvent(const KernelEvent &event);
     void dispatch(const PendingRun &run);
