@@ -184,6 +184,10 @@
         <source> · full output in %1</source>
         <translation> · vollständige Ausgabe in %1</translation>
     </message>
+    <message>
+        <source> [… %1 more characters on this line; the run&apos;s log has them all]</source>
+        <translation> [… %1 weitere Zeichen in dieser Zeile; das Protokoll des Laufs enthält sie alle]</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::ConversationListModel</name>
@@ -794,6 +798,14 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
     <message>
         <source>Output cap per run</source>
         <translation>Ausgabegrenze pro Lauf</translation>
+    </message>
+    <message>
+        <source>A run that fills the conversation&apos;s workspace past this is stopped</source>
+        <translation>Ein Lauf, der den Arbeitsbereich der Unterhaltung darüber hinaus füllt, wird angehalten</translation>
+    </message>
+    <message>
+        <source>Workspace quota</source>
+        <translation>Kontingent des Arbeitsbereichs</translation>
     </message>
 </context>
 <context>

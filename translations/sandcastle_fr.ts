@@ -184,6 +184,10 @@
         <source> · full output in %1</source>
         <translation> · sortie complète dans %1</translation>
     </message>
+    <message>
+        <source> [… %1 more characters on this line; the run&apos;s log has them all]</source>
+        <translation> [… %1 caractères de plus sur cette ligne ; le journal de l&apos;exécution les contient tous]</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::ConversationListModel</name>
@@ -794,6 +798,14 @@ dernière modification %2 · %n messages</numerusform>
     <message>
         <source>Output cap per run</source>
         <translation>Limite de sortie par exécution</translation>
+    </message>
+    <message>
+        <source>A run that fills the conversation&apos;s workspace past this is stopped</source>
+        <translation>Une exécution qui remplit l&apos;espace de travail de la conversation au-delà est arrêtée</translation>
+    </message>
+    <message>
+        <source>Workspace quota</source>
+        <translation>Quota de l&apos;espace de travail</translation>
     </message>
 </context>
 <context>
