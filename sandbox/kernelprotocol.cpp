@@ -48,21 +48,123 @@ QByteArray KernelProtocol::encodeInterrupt()
     return QByteArrayLiteral("{\"op\":\"interrupt\"}\n");
 }
 
+QByteArray KernelProtocol::encodeOutput(qint64 id, OutputStream stream, const QByteArray &bytes)
+{
+    return "#out " + QByteArray::number(id)
+           + (stream == OutputStream::Stderr ? " stderr " : " stdout ")
+           + QByteArray::number(bytes.size()) + '\n' + bytes;
+}
+
+namespace {
+
+// The length of the longest prefix of `bytes` that does not end inside a UTF-8 character
+// that more bytes could complete.
+qsizetype completePrefix(const QByteArray &bytes)
+{
+    const qsizetype size = bytes.size();
+    for (qsizetype i = size - 1; i >= 0 && i >= size - 4; --i) {
+        const auto b = uchar(bytes.at(i));
+        if ((b & 0xc0) == 0x80)
+            continue; // a continuation byte: look for its lead
+        const qsizetype need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+        return size - i < need && b < 0xf8 ? i : size;
+    }
+    return size;
+}
+
+} // namespace
+
+QString KernelProtocol::decode(OutputStream stream, const QByteArray &bytes)
+{
+    QByteArray &tail = m_tails[stream == OutputStream::Stderr ? 1 : 0];
+    if (tail.isEmpty()) {
+        const qsizetype complete = completePrefix(bytes);
+        // A deep copy: `bytes` may point into the read buffer, which moves on.
+        tail = QByteArray(bytes.constData() + complete, bytes.size() - complete);
+        return QString::fromUtf8(bytes.constData(), complete);
+    }
+    const QByteArray joined = tail + bytes;
+    const qsizetype complete = completePrefix(joined);
+    tail = joined.mid(complete);
+    return QString::fromUtf8(joined.constData(), complete);
+}
+
+void KernelProtocol::flushStreams(qint64 id, QList<KernelEvent> &events)
+{
+    for (int i = 0; i < 2; ++i) {
+        if (m_tails[i].isEmpty())
+            continue;
+        KernelEvent event;
+        event.type = KernelEvent::Type::Output;
+        event.id = id;
+        event.stream = i == 1 ? OutputStream::Stderr : OutputStream::Stdout;
+        event.text = QString::fromUtf8(m_tails[i]);
+        m_tails[i].clear();
+        events << event;
+    }
+}
+
 QList<KernelEvent> KernelProtocol::feed(const QByteArray &bytes)
 {
     QList<KernelEvent> events;
     m_pending += bytes;
-    qsizetype start = 0;
+    qsizetype start = m_offset;
     for (;;) {
         const qsizetype end = m_pending.indexOf('\n', start);
         if (end < 0)
             break;
-        const QByteArray line = m_pending.mid(start, end - start).trimmed();
+        const QByteArrayView header(m_pending.constData() + start, end - start);
+        if (header.startsWith("#out ")) {
+            // "#out ID STREAM LENGTH", then LENGTH bytes.
+            const QList<QByteArray> parts = header.toByteArray().split(' ');
+            bool idOk = false;
+            bool lengthOk = false;
+            const qint64 id = parts.value(1).toLongLong(&idOk);
+            const qint64 length = parts.value(3).toLongLong(&lengthOk);
+            const QByteArray streamName = parts.value(2);
+            if (parts.size() != 4 || !idOk || !lengthOk || length < 0 || length > kMaxFrameBytes
+                || (streamName != "stdout" && streamName != "stderr")) {
+                KernelEvent bad;
+                bad.text = QStringLiteral("kernel sent a bad output frame header: ")
+                           + QString::fromUtf8(header.toByteArray().left(200));
+                events << bad;
+                start = end + 1;
+                continue;
+            }
+            if (m_pending.size() - (end + 1) < length)
+                break; // the rest of the frame comes with a later read
+            KernelEvent event;
+            event.type = KernelEvent::Type::Output;
+            event.id = id;
+            event.stream = streamName == "stderr" ? OutputStream::Stderr : OutputStream::Stdout;
+            event.text = decode(
+                event.stream,
+                QByteArray::fromRawData(m_pending.constData() + end + 1, qsizetype(length)));
+            start = end + 1 + qsizetype(length);
+            if (!event.text.isEmpty())
+                events << event;
+            continue;
+        }
+        const QByteArray line = header.toByteArray().trimmed();
         start = end + 1;
-        if (!line.isEmpty())
-            events << parseLine(line);
+        if (line.isEmpty())
+            continue;
+        KernelEvent event = parseLine(line);
+        if (event.type == KernelEvent::Type::Done)
+            flushStreams(event.id, events);
+        events << event;
     }
-    m_pending.remove(0, start);
+    // Drop what is consumed, but not on every read of a big frame: only once it is most of
+    // the buffer, so that a frame arriving in many reads is not moved each time.
+    if (start >= m_pending.size()) {
+        m_pending.clear();
+        m_offset = 0;
+    } else if (start > m_pending.size() / 2) {
+        m_pending.remove(0, start);
+        m_offset = 0;
+    } else {
+        m_offset = start;
+    }
     return events;
 }
 

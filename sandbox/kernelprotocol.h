@@ -21,22 +21,38 @@ struct KernelEvent
     int exitCode = 0; // Done: 0, 1 for an exception, or the code given to SystemExit
 };
 
-// The host side of the kernel's line-framed JSON protocol: encodes requests and splits the
-// kernel's stdout into events, keeping a partial trailing line for the next read.
+// The host side of the kernel's protocol: encodes requests (JSON lines) and splits the
+// kernel's stdout into events, keeping a partial message for the next read. The kernel sends
+// JSON lines (ready, done, protocol errors) and output as binary frames, a header line
+// "#out ID STREAM LENGTH" and then LENGTH raw bytes of what the code wrote: nothing to escape
+// or parse in the bulk of the data. Output bytes are decoded as UTF-8 per stream (invalid
+// bytes become U+FFFD; a character split across frames is joined), and what a run left
+// undecodable is flushed before its done event.
 class KernelProtocol
 {
 public:
+    static constexpr qint64 kMaxFrameBytes = 64LL * 1024 * 1024;
+
     static QByteArray encodeRun(qint64 id, const QString &code);
     static QByteArray encodeShell(qint64 id, const QString &command);
     static QByteArray encodeInterrupt();
+    // What the kernel sends for output (kernel.py does the same), for tests.
+    static QByteArray encodeOutput(qint64 id, OutputStream stream, const QByteArray &bytes);
 
     QList<KernelEvent> feed(const QByteArray &bytes);
-    bool hasPartialLine() const { return !m_pending.isEmpty(); }
+    bool hasPartialLine() const { return m_pending.size() > m_offset; }
 
     static KernelEvent parseLine(const QByteArray &line);
 
 private:
+    // Decodes a frame's bytes after what the stream's last frame left of a character.
+    QString decode(OutputStream stream, const QByteArray &bytes);
+    // What a run's output left undecodable, as U+FFFD, before its done event.
+    void flushStreams(qint64 id, QList<KernelEvent> &events);
+
     QByteArray m_pending;
+    qsizetype m_offset = 0; // m_pending before this is consumed
+    QByteArray m_tails[2];  // stdout, stderr: the start of a character cut by a frame
 };
 
 } // namespace Sandcastle

@@ -87,6 +87,66 @@ private Q_SLOTS:
         QCOMPARE(interrupt.value(QStringLiteral("op")).toString(), QStringLiteral("interrupt"));
     }
 
+    void outputFramesCarryRawBytesHoweverTheyAreRead()
+    {
+        // Bytes that would need escaping in JSON, a newline and a NUL among them.
+        const QByteArray raw("line one\n{\"ev\":\"done\"}\n\x00tab\there \xc3\xa9\n", 35);
+        const QByteArray stream = KernelProtocol::encodeOutput(3, OutputStream::Stdout, raw)
+                                  + KernelProtocol::encodeOutput(3, OutputStream::Stderr, "err")
+                                  + "{\"ev\":\"done\",\"id\":3,\"status\":\"ok\"}\n";
+        for (qsizetype step = 1; step <= stream.size(); ++step) {
+            KernelProtocol protocol;
+            QList<KernelEvent> events;
+            for (qsizetype at = 0; at < stream.size(); at += step)
+                events += protocol.feed(stream.mid(at, step));
+            QString out;
+            QString err;
+            for (const KernelEvent &e : std::as_const(events)) {
+                if (e.type == KernelEvent::Type::Output)
+                    (e.stream == OutputStream::Stderr ? err : out) += e.text;
+            }
+            QCOMPARE(out, QString::fromUtf8(raw));
+            QCOMPARE(err, QStringLiteral("err"));
+            QCOMPARE(events.last().type, KernelEvent::Type::Done);
+            QVERIFY(!protocol.hasPartialLine());
+        }
+    }
+
+    void aCharacterCutBetweenFramesIsJoinedAndACutOneEndsAsReplacement()
+    {
+        KernelProtocol protocol;
+        const QByteArray check = "\xe2\x9c\x93"; // ✓
+        QList<KernelEvent> events = protocol.feed(
+            KernelProtocol::encodeOutput(1, OutputStream::Stdout, "a" + check.left(1))
+            + KernelProtocol::encodeOutput(1, OutputStream::Stdout, check.mid(1)));
+        QString text;
+        for (const KernelEvent &e : std::as_const(events))
+            text += e.text;
+        QCOMPARE(text, QStringLiteral("a\u2713"));
+        // A run that ends inside a character: the stray bytes show as U+FFFD before done.
+        events = protocol.feed(KernelProtocol::encodeOutput(1, OutputStream::Stdout, "b\xf0\x9f")
+                               + "{\"ev\":\"done\",\"id\":1,\"status\":\"ok\"}\n");
+        QCOMPARE(events.size(), 3);
+        QCOMPARE(events.at(0).text, QStringLiteral("b"));
+        QCOMPARE(events.at(1).type, KernelEvent::Type::Output);
+        QVERIFY(events.at(1).text.contains(QChar::ReplacementCharacter));
+        QCOMPARE(events.at(2).type, KernelEvent::Type::Done);
+    }
+
+    void aBadFrameHeaderIsInvalidAndAHugeOneIsRefused()
+    {
+        KernelProtocol protocol;
+        const QList<KernelEvent> events
+            = protocol.feed("#out x stdout 3\n#out 1 stdin 1\n#out 1 stdout 99999999999\n"
+                            + KernelProtocol::encodeOutput(2, OutputStream::Stdout, "ok"));
+        QCOMPARE(events.size(), 4);
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(events.at(i).type, KernelEvent::Type::Invalid);
+            QVERIFY(events.at(i).text.contains(QStringLiteral("bad output frame")));
+        }
+        QCOMPARE(events.at(3).text, QStringLiteral("ok"));
+    }
+
     void reportsGarbageAsInvalidWithoutLosingLaterEvents()
     {
         KernelProtocol protocol;

@@ -3,25 +3,25 @@
 Started with `docker exec -i <container> python3 /opt/sandcastle/kernel.py`. It keeps one
 globals dict alive, so a variable set in one run is there in the next.
 
-Protocol (one JSON object per line in each direction):
+Protocol (JSON lines in each direction, and output as binary frames):
   host -> kernel  {"op": "run", "id": 7, "code": "print(1)"}
                   {"op": "shell", "id": 8, "command": "ls -l"}      (bash -lc in /workspace)
                   {"op": "interrupt"}      KeyboardInterrupt in the running code (or SIGINT
                                            to the shell command); the kernel and its state live on
   kernel -> host  {"ev": "ready", "pid": 12}
-                  {"ev": "out", "id": 7, "stream": "stdout", "text": "1\\n"}
+                  #out 7 stdout 2\n1\n   a header line, then that many raw bytes
                   {"ev": "done", "id": 7, "status": "ok", "exit_code": 0}
                   {"ev": "done", "id": 7, "status": "error", "exit_code": 1,
                    "error": "Traceback ..."}       (exit_code is SystemExit's code if raised)
 
-File descriptors 1 and 2 are redirected into pipes that reader threads forward as "out"
-events, so output of subprocesses and C extensions streams too; the protocol itself goes to
-a private duplicate of the original stdout that user code never sees. Requests are read by a
-thread, so that an interrupt arrives while code runs. Matplotlib figures shown with
-plt.show() or left open at the end of a run are saved under /workspace/outputs/.
+File descriptors 1 and 2 are redirected into pipes that reader threads forward as output
+frames (raw bytes: the host decodes them, so a flood costs no JSON on either side), so output
+of subprocesses and C extensions streams too; the protocol itself goes to a private duplicate
+of the original stdout that user code never sees. Requests are read by a thread, so that an
+interrupt arrives while code runs. Matplotlib figures shown with plt.show() or left open at
+the end of a run are saved under /workspace/outputs/.
 """
 
-import codecs
 import fcntl
 import json
 import os
@@ -42,12 +42,23 @@ class _Channel:
         self._fd = fd
         self._lock = threading.Lock()
 
+    def _write(self, data):
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self._fd, view):]
+
     def send(self, obj):
         data = (json.dumps(obj, ensure_ascii=False) + "\n").encode("utf-8", "replace")
         with self._lock:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(self._fd, view):]
+            self._write(data)
+
+    def send_output(self, run_id, stream, data):
+        # A binary frame: a header line, then the bytes as the code wrote them (the host
+        # decodes them); nothing to escape or encode on either side.
+        header = b"#out %d %s %d\n" % (run_id, stream, len(data))
+        with self._lock:
+            self._write(header)
+            self._write(data)
 
 
 class _Forwarder(threading.Thread):
@@ -57,15 +68,13 @@ class _Forwarder(threading.Thread):
         super().__init__(daemon=True)
         self._channel = channel
         self._fd = read_fd
-        self._name = name
-        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._name = name.encode()
         self.run_id = 0
         self.drained = threading.Event()
 
-    def _emit(self, data, final=False):
-        text = self._decoder.decode(data, final)
-        if text:
-            self._channel.send({"ev": "out", "id": self.run_id, "stream": self._name, "text": text})
+    def _emit(self, data):
+        if data:
+            self._channel.send_output(self.run_id, self._name, data)
 
     def run(self):
         pending = b""
@@ -78,7 +87,7 @@ class _Forwarder(threading.Thread):
                 at = pending.find(_END)
                 if at < 0:
                     break
-                self._emit(pending[:at], final=True)
+                self._emit(pending[:at])
                 pending = pending[at + len(_END):]
                 self.drained.set()
             # Keep a tail that could be the start of a marker split across reads.

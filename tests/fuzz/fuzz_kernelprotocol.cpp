@@ -1,9 +1,11 @@
 // libFuzzer target for the kernel protocol (the host reads the kernel's stdout, which the code
 // in the container can write to). Any bytes, fed whole, a byte at a time or in seeded reads,
-// give the same events: one per complete non-blank line, each what parseLine makes of it, with
-// well-formed text; a partial line is reported while one is held. The input as a text also
-// goes both ways through the framing: an output event carrying it comes back whole from any
-// cutting, and a run or shell request carrying it is exactly one JSON line.
+// give the same events, with well-formed text; input without output frames gives one event per
+// complete non-blank line, each what parseLine makes of it, and a partial line is reported
+// while one is held. The input as raw output goes through binary frames, cut into frames at
+// any points and read in any pieces, and comes back as exactly its UTF-8 decoding; as a text
+// it comes back whole from a JSON output line, and a run or shell request carrying it is
+// exactly one JSON line.
 #include "fuzzing.h"
 
 #include <sandbox/kernelprotocol.h>
@@ -49,19 +51,48 @@ QList<KernelEvent> feedAll(KernelProtocol &protocol, const QList<QByteArray> &re
 
 void framesAnyBytes(const QByteArray &bytes)
 {
-    QList<QByteArray> lines = bytes.split('\n');
-    const QByteArray partial = lines.takeLast();
-    QList<KernelEvent> expected;
-    for (const QByteArray &line : lines) {
-        if (!line.trimmed().isEmpty())
-            expected << KernelProtocol::parseLine(line.trimmed());
-    }
+    KernelProtocol whole;
+    const QList<KernelEvent> expected = whole.feed(bytes);
     for (const KernelEvent &event : expected)
         require(wellFormed(event));
+    if (!bytes.contains("#out ")) {
+        // Lines only: the reference is the lines themselves.
+        QList<QByteArray> lines = bytes.split('\n');
+        const QByteArray partial = lines.takeLast();
+        QList<KernelEvent> fromLines;
+        for (const QByteArray &line : lines) {
+            if (!line.trimmed().isEmpty())
+                fromLines << KernelProtocol::parseLine(line.trimmed());
+        }
+        require(same(expected, fromLines));
+        require(whole.hasPartialLine() == !partial.isEmpty());
+    }
     for (const QList<QByteArray> &reads : cuttings(bytes)) {
         KernelProtocol protocol;
         require(same(feedAll(protocol, reads), expected));
-        require(protocol.hasPartialLine() == !partial.isEmpty());
+        require(protocol.hasPartialLine() == whole.hasPartialLine());
+    }
+}
+
+void carriesAnyBytesInFrames(const QByteArray &bytes)
+{
+    // Cut into frames where the seeded reads would cut it, then the stream read in pieces.
+    QByteArray stream;
+    for (const QByteArray &piece : cut(bytes, quint32(bytes.size()) * 7919u, 9))
+        stream += KernelProtocol::encodeOutput(5, OutputStream::Stdout, piece);
+    stream += "{\"ev\":\"done\",\"id\":5,\"status\":\"ok\"}\n";
+    for (const QList<QByteArray> &reads : cuttings(stream)) {
+        KernelProtocol protocol;
+        const QList<KernelEvent> events = feedAll(protocol, reads);
+        QString text;
+        for (qsizetype i = 0; i + 1 < events.size(); ++i) {
+            require(events.at(i).type == KernelEvent::Type::Output && events.at(i).id == 5);
+            require(wellFormed(events.at(i)));
+            text += events.at(i).text;
+        }
+        require(!events.isEmpty() && events.last().type == KernelEvent::Type::Done);
+        require(text == QString::fromUtf8(bytes));
+        require(!protocol.hasPartialLine());
     }
 }
 
@@ -97,6 +128,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const QByteArray bytes = bytesOf(data, size);
     framesAnyBytes(bytes);
+    carriesAnyBytesInFrames(bytes);
     carriesAnyText(QString::fromUtf8(bytes), qint64(size));
     return 0;
 }
