@@ -86,6 +86,19 @@ void AnsiParser::applySgr(const QString &params)
     }
 }
 
+void AnsiParser::skip(const QString &chunk)
+{
+    // Output that is dropped unseen only matters for the state it leaves: without escapes or
+    // carriage returns it leaves none (but ends a pending carriage return).
+    if (m_pending.isEmpty() && !chunk.contains(QLatin1Char('\x1b'))
+        && !chunk.contains(QLatin1Char('\r'))) {
+        if (!chunk.isEmpty())
+            m_pendingReturn = false;
+        return;
+    }
+    feed(chunk);
+}
+
 void AnsiParser::appendInert(QString &text, QChar c)
 {
     const char16_t u = c.unicode();
@@ -119,11 +132,22 @@ void AnsiParser::emitText(QList<Segment> &out, const QString &text)
 QList<AnsiParser::Segment> AnsiParser::feed(const QString &chunk)
 {
     QList<Segment> out;
-    const QString input = m_pending + chunk;
+    const QString input = m_pending.isEmpty() ? chunk : m_pending + chunk;
     m_pending.clear();
     QString text;
+    text.reserve(input.size());
     qsizetype i = 0;
     while (i < input.size()) {
+        // Most output is plain text: take a run of it at once.
+        qsizetype plain = i;
+        while (plain < input.size() && isPlain(input.at(plain).unicode()))
+            ++plain;
+        if (plain > i) {
+            text += QStringView(input).mid(i, plain - i);
+            i = plain;
+            if (i >= input.size())
+                break;
+        }
         const QChar c = input.at(i);
         if (c == QLatin1Char('\x1b')) {
             if (i + 1 >= input.size()) {

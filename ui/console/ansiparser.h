@@ -38,12 +38,20 @@ public:
     };
 
     QList<Segment> feed(const QString &chunk);
+    // The same for output that is not shown (dropped past the scrollback): only the state.
+    void skip(const QString &chunk);
     const Style &style() const { return m_style; }
 
 private:
     void applySgr(const QString &params);
     void emitText(QList<Segment> &out, const QString &text);
     static void appendInert(QString &text, QChar c);
+    // Shown as it is: printable, a line break or a tab (appendInert's identity cases).
+    static bool isPlain(char16_t u)
+    {
+        return (u >= 0x20 || u == u'\n' || u == u'\t') && u != 0x7f && u != 0x061c && u != 0x200e
+               && u != 0x200f && !(u >= 0x202a && u <= 0x202e) && !(u >= 0x2066 && u <= 0x2069);
+    }
     static constexpr qsizetype kMaxOscLength = 4096;
 
     Style m_style;

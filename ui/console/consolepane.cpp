@@ -276,7 +276,7 @@ void ConsolePane::trimQueue()
         m_skippedLines += lines;
         // Keep the colour state right for what follows.
         (dropped.stream == OutputStream::Stderr ? m_stderrParser : m_stdoutParser)
-            .feed(dropped.text);
+            .skip(dropped.text);
     }
     // One huge chunk: keep only its last lines.
     if (m_queuedLines > keep && !m_queue.isEmpty() && m_queue.first().kind == Item::Kind::Output) {
@@ -296,7 +296,7 @@ void ConsolePane::trimQueue()
         m_queuedChars -= head.size();
         m_queuedLines -= lines;
         m_skippedLines += lines;
-        (first.stream == OutputStream::Stderr ? m_stderrParser : m_stdoutParser).feed(head);
+        (first.stream == OutputStream::Stderr ? m_stderrParser : m_stdoutParser).skip(head);
     }
 }
 
