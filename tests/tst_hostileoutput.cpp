@@ -60,13 +60,9 @@ private Q_SLOTS:
     {
         SANDCASTLE_REQUIRE_DOCKER();
         QVERIFY(m_workspace.isValid());
-        SandboxConfig config = SandboxConfig::fromEnvironment();
-        config.workspace = m_workspace.path();
-        config.conversationId = QStringLiteral("tst-hostile");
-        m_session = std::make_unique<SandboxSession>(config);
-        QSignalSpy ready(m_session.get(), &SandboxSession::ready);
-        m_session->start();
-        QVERIFY2(ready.wait(60000), "the session did not become ready");
+        m_session
+            = Sandcastle::Testing::readySession(m_workspace.path(), QStringLiteral("tst-hostile"));
+        QVERIFY2(m_session, "the session did not become ready");
     }
 
     void cleanupTestCase()

@@ -116,10 +116,9 @@ private Q_SLOTS:
     {
         SANDCASTLE_REQUIRE_DOCKER();
         QVERIFY(m_workspace.isValid());
-        m_session = std::make_unique<SandboxSession>(defaults());
-        QSignalSpy ready(m_session.get(), &SandboxSession::ready);
-        m_session->start();
-        QVERIFY2(ready.wait(60000), "the session did not become ready");
+        m_session
+            = Sandcastle::Testing::readySession(m_workspace.path(), defaults().conversationId);
+        QVERIFY2(m_session, "the session did not become ready");
     }
 
     void cleanupTestCase()

@@ -2,6 +2,11 @@
 
 #include <sandbox/containerengine.h>
 #include <sandbox/sandboxconfig.h>
+#include <sandbox/sandboxsession.h>
+
+#include <QSignalSpy>
+
+#include <memory>
 
 #include <QString>
 #include <QtTest>
@@ -21,6 +26,22 @@ inline QString dockerUnavailableReason()
         return QStringLiteral("the sandbox image %1 is missing (sandcastle image build)")
             .arg(config.image);
     return {};
+}
+
+// A session with the default (environment) settings on `workspace`, started and ready; null
+// when it did not become ready within a minute.
+inline std::unique_ptr<SandboxSession> readySession(const QString &workspace,
+                                                    const QString &conversationId)
+{
+    SandboxConfig config = SandboxConfig::fromEnvironment();
+    config.workspace = workspace;
+    config.conversationId = conversationId;
+    auto session = std::make_unique<SandboxSession>(config);
+    QSignalSpy ready(session.get(), &SandboxSession::ready);
+    session->start();
+    if (!ready.wait(60000))
+        return nullptr;
+    return session;
 }
 
 } // namespace Sandcastle::Testing
