@@ -575,8 +575,9 @@ private Q_SLOTS:
         // The undecodable name cannot be named back: its preview is a message, not a crash.
         const QString bad = result.files.filter(QStringLiteral("bad-")).value(0);
         QVERIFY(!bad.isEmpty());
-        QVERIFY(FilePreview::load(m_workspace.path(), bad).kind == FilePreview::Kind::Message
-                || FilePreview::load(m_workspace.path(), bad).text == QStringLiteral("bad"));
+        const FilePreview badPreview = FilePreview::load(m_workspace.path(), bad);
+        QVERIFY(badPreview.kind == FilePreview::Kind::Message
+                || badPreview.text == QStringLiteral("bad"));
         run(QStringLiteral("import glob, os\n[os.remove(p) for p in glob.glob(b'/workspace/*') "
                            "if not p.endswith(b'.sandcastle')]"));
         c.note(QStringLiteral("3 files reported, listed and previewed; the model's JSON stays "
