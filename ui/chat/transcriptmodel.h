@@ -16,9 +16,10 @@ namespace Sandcastle {
 //
 // Streaming text changes the model at once, but views hear about it at most once per frame:
 // the changed rows are announced together, at the next turn of the event loop when the last
-// announcement is a frame (16 ms) old, else when it will be. A model that sends a thousand
-// tokens a second repaints the chat sixty times a second, not a thousand, and one that sends
-// fifty is shown token by token without waiting for a frame.
+// announcement is a frame (8 ms, a 120 Hz display's) old, else when it will be. A model that
+// sends a thousand tokens a second repaints the chat 125 times a second, not a thousand, and
+// no token waits more than a frame to be shown; one that sends fifty is shown token by token
+// without waiting at all.
 class TranscriptModel : public QAbstractListModel
 {
     Q_OBJECT
