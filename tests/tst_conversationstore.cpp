@@ -10,6 +10,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+#include <mutex>
+#include <vector>
+
 using namespace Sandcastle;
 
 namespace {
@@ -142,6 +146,86 @@ private Q_SLOTS:
         QCOMPARE(back.value().size(), sent.size());
         for (size_t i = 0; i < sent.size(); ++i)
             QVERIFY2(back.value()[i] == sent[i], back.value()[i].dump().c_str());
+    }
+
+    void appendedMessagesAreGroupCommittedInOrderAndSeenByEveryRead()
+    {
+        ConversationStore store;
+        QVERIFY(store.open(dbPath()));
+        QVERIFY(store.create(QStringLiteral("c"), QStringLiteral("t"), QStringLiteral("/w"), true));
+        std::mutex mutex;
+        std::vector<quint64> durable; // each commit's "durable up to", in order
+        QStringList errors;
+        store.setWriteObserver([&](quint64 upTo, const QString &error) {
+            const std::lock_guard<std::mutex> lock(mutex);
+            durable.push_back(upTo);
+            if (!error.isEmpty())
+                errors << error;
+        });
+        constexpr int kCount = 2000;
+        for (int i = 1; i <= kCount; ++i) {
+            const Result<quint64> seq = store.appendMessage(
+                QStringLiteral("c"), {{"role", "user"}, {"content", "m" + std::to_string(i)}});
+            QVERIFY(seq);
+            QCOMPARE(seq.value(), quint64(i));
+        }
+        QVERIFY(!store.appendMessage(QStringLiteral("c"), {{"content", "no role"}}));
+        // A read waits for the queue: all of it, in order, without a flush.
+        const Result<nlohmann::json> back = store.messages(QStringLiteral("c"));
+        QVERIFY(back);
+        QCOMPARE(int(back.value().size()), kCount);
+        for (int i = 0; i < kCount; ++i)
+            QCOMPARE(back.value()[size_t(i)]["content"].get<std::string>(),
+                     "m" + std::to_string(i + 1));
+        QVERIFY(store.flush());
+        {
+            const std::lock_guard<std::mutex> lock(mutex);
+            QVERIFY2(errors.isEmpty(), qPrintable(errors.join(u'\n')));
+            QVERIFY(!durable.empty());
+            QCOMPARE(durable.back(), quint64(kCount));
+            QVERIFY(std::is_sorted(durable.begin(), durable.end()));
+            // Grouped: fewer commits than messages (appends outrun one fsync each).
+            QVERIFY2(durable.size() < size_t(kCount), qPrintable(QString::number(durable.size())));
+        }
+        // And durable: another connection (another process, after a crash) sees them all.
+        store.setWriteObserver({});
+        QVariant count;
+        QVERIFY(rawSql(dbPath(), {QStringLiteral("SELECT COUNT(*) FROM messages")}, &count));
+        QCOMPARE(count.toInt(), kCount);
+    }
+
+    void aMessageThatCanNeverBeSavedIsDroppedAndReportedTheRestKept()
+    {
+        ConversationStore store;
+        QVERIFY(store.open(dbPath()));
+        QVERIFY(store.create(QStringLiteral("c"), QStringLiteral("t"), QStringLiteral("/w"), true));
+        QVERIFY(store.appendMessage(QStringLiteral("c"), {{"role", "user"}, {"content", "one"}}));
+        QVERIFY(store.appendMessage(QStringLiteral("gone"), {{"role", "user"}, {"content", "x"}}));
+        QVERIFY(store.appendMessage(QStringLiteral("c"), {{"role", "user"}, {"content", "two"}}));
+        const Result<bool> flushed = store.flush();
+        QVERIFY(!flushed);
+        QVERIFY2(flushed.error().contains(QStringLiteral("gone")), qPrintable(flushed.error()));
+        QVERIFY(store.flush()); // reported once
+        const Result<nlohmann::json> back = store.messages(QStringLiteral("c"));
+        QVERIFY(back);
+        QCOMPARE(int(back.value().size()), 2);
+        QCOMPARE(back.value()[1]["content"].get<std::string>(), std::string("two"));
+    }
+
+    void closingCommitsWhatIsQueued()
+    {
+        {
+            ConversationStore store;
+            QVERIFY(store.open(dbPath()));
+            QVERIFY(
+                store.create(QStringLiteral("c"), QStringLiteral("t"), QStringLiteral("/w"), true));
+            for (int i = 0; i < 500; ++i)
+                QVERIFY(store.appendMessage(QStringLiteral("c"),
+                                            {{"role", "user"}, {"content", std::to_string(i)}}));
+        } // no flush: the destructor commits
+        QVariant count;
+        QVERIFY(rawSql(dbPath(), {QStringLiteral("SELECT COUNT(*) FROM messages")}, &count));
+        QCOMPARE(count.toInt(), 500);
     }
 
     void aRunIsWrittenWhenItStartsAndWhenItEnds()

@@ -16,8 +16,8 @@ QString titleFromPrompt(const QString &prompt);
 // When the engine cannot be asked about containers, the rest is still deleted and the value is
 // a note saying so (any container left is reaped as an orphan later); otherwise it is empty.
 Result<QString> remove(ConversationStore &store,
-                    const ContainerEngine &engine,
-                    const QString &dataDir,
-                    const QString &conversationId);
+                       const ContainerEngine &engine,
+                       const QString &dataDir,
+                       const QString &conversationId);
 
 } // namespace Sandcastle::ConversationManager

@@ -23,9 +23,11 @@ void ConversationRecorder::attach(AgentRun *agent)
     connect(agent, &AgentRun::messageRecorded, this, [this](const nlohmann::json &message) {
         if (m_conversationId.isEmpty())
             return;
-        const Result<qint64> saved = m_store->addMessage(m_conversationId, message);
-        if (!saved)
-            report(QStringLiteral("a message"), saved.error());
+        // Through the store's writer thread: durable within a commit, without the window or
+        // the agent waiting on the disk; what failed is reported when the turn ends.
+        const Result<quint64> queued = m_store->appendMessage(m_conversationId, message);
+        if (!queued)
+            report(QStringLiteral("a message"), queued.error());
     });
     connect(agent,
             &AgentRun::runStarted,
@@ -49,6 +51,9 @@ void ConversationRecorder::attach(AgentRun *agent)
     // A run the stop cut short before its result came back.
     connect(agent, &AgentRun::finished, this, [this] {
         closeOpenRuns(QStringLiteral("stopped by the person"));
+        const Result<bool> saved = m_store->flush();
+        if (!saved)
+            report(QStringLiteral("the conversation's messages"), saved.error());
     });
 }
 

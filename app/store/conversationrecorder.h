@@ -10,9 +10,10 @@ namespace Sandcastle {
 class AgentRun;
 
 // Writes one conversation to the store as it happens: every message the agent adds, every
-// run as it starts (marked `running`) and as it ends, the person's own runs too. Nothing is
-// buffered: each item is committed when it completes. A failed write is reported, never
-// silently dropped.
+// run as it starts (marked `running`) and as it ends, the person's own runs too. Each item is
+// committed durably when it completes: runs at once, messages through the store's writer
+// thread (group commit, a commit's time later at most). A failed write is reported, never
+// silently dropped; by the end of each agent turn every message is on disk or reported.
 class ConversationRecorder : public QObject
 {
     Q_OBJECT

@@ -1,5 +1,8 @@
 #include "conversationstore.h"
 
+#include "messagewriter.h"
+#include "storesql.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
@@ -194,6 +197,7 @@ bool ConversationStore::isOpen() const
 
 void ConversationStore::close()
 {
+    m_writer.reset(); // commits what is queued first
     if (!QSqlDatabase::contains(m_connection))
         return;
     {
@@ -259,7 +263,41 @@ Result<bool> ConversationStore::open(const QString &path)
         return Result<bool>::failure(error);
     }
     m_interruptedOnOpen = markInterruptedRuns();
+    m_writer = std::make_unique<MessageWriter>(path, m_connection + QStringLiteral("-writer"));
+    const Result<bool> writing = m_writer->started();
+    if (!writing) {
+        close();
+        return writing;
+    }
     return Result<bool>::ok(true);
+}
+
+void ConversationStore::settle() const
+{
+    if (m_writer)
+        m_writer->wait();
+}
+
+Result<quint64> ConversationStore::appendMessage(const QString &conversationId,
+                                                 const nlohmann::json &message)
+{
+    if (!isOpen() || !m_writer)
+        return Result<quint64>::failure(QStringLiteral("the store is not open"));
+    if (!message.is_object() || !message.contains("role") || !message["role"].is_string())
+        return Result<quint64>::failure(QStringLiteral("a message needs a role"));
+    return Result<quint64>::ok(m_writer->append(conversationId, message));
+}
+
+Result<bool> ConversationStore::flush()
+{
+    return m_writer ? m_writer->flush() : Result<bool>::ok(true);
+}
+
+void ConversationStore::setWriteObserver(
+    std::function<void(quint64 durableUpTo, const QString &error)> observer)
+{
+    if (m_writer)
+        m_writer->setObserver(std::move(observer));
 }
 
 Result<int> ConversationStore::schemaVersion() const
@@ -335,13 +373,8 @@ int ConversationStore::markInterruptedRuns()
 
 Result<bool> ConversationStore::touch(const QString &conversationId)
 {
-    QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    q.prepare(QStringLiteral("UPDATE conversations SET updated_at = ? WHERE id = ?"));
-    q.addBindValue(now());
-    q.addBindValue(conversationId);
-    if (!q.exec())
-        return queryFailure<bool>(q, QStringLiteral("update the conversation"));
-    return Result<bool>::ok(true);
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    return StoreSql::touch(db, conversationId);
 }
 
 Result<ConversationInfo> ConversationStore::create(const QString &id,
@@ -349,6 +382,7 @@ Result<ConversationInfo> ConversationStore::create(const QString &id,
                                                    const QString &workspace,
                                                    bool ownsWorkspace)
 {
+    settle();
     if (!isOpen())
         return Result<ConversationInfo>::failure(QStringLiteral("the store is not open"));
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
@@ -369,6 +403,7 @@ Result<ConversationInfo> ConversationStore::create(const QString &id,
 
 Result<ConversationInfo> ConversationStore::conversation(const QString &id) const
 {
+    settle();
     if (!isOpen())
         return Result<ConversationInfo>::failure(QStringLiteral("the store is not open"));
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
@@ -383,6 +418,7 @@ Result<ConversationInfo> ConversationStore::conversation(const QString &id) cons
 
 Result<QList<ConversationInfo>> ConversationStore::list() const
 {
+    settle();
     if (!isOpen())
         return Result<QList<ConversationInfo>>::failure(QStringLiteral("the store is not open"));
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
@@ -397,6 +433,7 @@ Result<QList<ConversationInfo>> ConversationStore::list() const
 
 Result<bool> ConversationStore::rename(const QString &id, const QString &title)
 {
+    settle();
     if (!isOpen())
         return Result<bool>::failure(QStringLiteral("the store is not open"));
     if (title.trimmed().isEmpty())
@@ -415,6 +452,7 @@ Result<bool> ConversationStore::rename(const QString &id, const QString &title)
 
 Result<bool> ConversationStore::remove(const QString &id)
 {
+    settle();
     if (!isOpen())
         return Result<bool>::failure(QStringLiteral("the store is not open"));
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
@@ -427,17 +465,25 @@ Result<bool> ConversationStore::remove(const QString &id)
     return Result<bool>::ok(true);
 }
 
-Result<qint64> ConversationStore::addMessage(const QString &conversationId,
-                                             const nlohmann::json &message)
+namespace StoreSql {
+
+QString errorText(const QSqlError &error)
 {
-    if (!isOpen())
-        return Result<qint64>::failure(QStringLiteral("the store is not open"));
-    if (!message.is_object() || !message.contains("role") || !message["role"].is_string())
-        return Result<qint64>::failure(QStringLiteral("a message needs a role"));
-    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
-    if (!db.transaction())
-        return Result<qint64>::failure(QStringLiteral("could not save the message: ")
-                                       + errorText(db.lastError()));
+    return Sandcastle::errorText(error);
+}
+
+int primaryCode(const QSqlError &error)
+{
+    bool ok = false;
+    const int code = error.nativeErrorCode().toInt(&ok);
+    return ok ? (code & 0xff) : -1;
+}
+
+Result<qint64> insertMessage(QSqlDatabase &db,
+                             const QString &conversationId,
+                             const nlohmann::json &message,
+                             QSqlError *error)
+{
     QSqlQuery q(db);
     q.prepare(
         QStringLiteral("INSERT INTO messages"
@@ -460,11 +506,44 @@ Result<qint64> ConversationStore::addMessage(const QString &conversationId,
     q.addBindValue(field("tool_call_id"));
     q.addBindValue(now());
     if (!q.exec()) {
-        const Result<qint64> failure = queryFailure<qint64>(q, QStringLiteral("save the message"));
-        db.rollback();
-        return failure;
+        if (error)
+            *error = q.lastError();
+        return queryFailure<qint64>(q, QStringLiteral("save the message"));
     }
-    const qint64 id = q.lastInsertId().toLongLong();
+    return Result<qint64>::ok(q.lastInsertId().toLongLong());
+}
+
+Result<bool> touch(QSqlDatabase &db, const QString &conversationId)
+{
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("UPDATE conversations SET updated_at = ? WHERE id = ?"));
+    q.addBindValue(now());
+    q.addBindValue(conversationId);
+    if (!q.exec())
+        return queryFailure<bool>(q, QStringLiteral("update the conversation"));
+    return Result<bool>::ok(true);
+}
+
+} // namespace StoreSql
+
+Result<qint64> ConversationStore::addMessage(const QString &conversationId,
+                                             const nlohmann::json &message)
+{
+    if (!isOpen())
+        return Result<qint64>::failure(QStringLiteral("the store is not open"));
+    if (!message.is_object() || !message.contains("role") || !message["role"].is_string())
+        return Result<qint64>::failure(QStringLiteral("a message needs a role"));
+    settle();
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    if (!db.transaction())
+        return Result<qint64>::failure(QStringLiteral("could not save the message: ")
+                                       + errorText(db.lastError()));
+    const Result<qint64> inserted = StoreSql::insertMessage(db, conversationId, message);
+    if (!inserted) {
+        db.rollback();
+        return inserted;
+    }
+    const qint64 id = inserted.value();
     const Result<bool> touched = touch(conversationId);
     if (!touched || !db.commit()) {
         const QString error = touched ? errorText(db.lastError()) : touched.error();
@@ -476,6 +555,7 @@ Result<qint64> ConversationStore::addMessage(const QString &conversationId,
 
 Result<nlohmann::json> ConversationStore::messages(const QString &conversationId) const
 {
+    settle();
     if (!isOpen())
         return Result<nlohmann::json>::failure(QStringLiteral("the store is not open"));
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
@@ -506,6 +586,7 @@ Result<nlohmann::json> ConversationStore::messages(const QString &conversationId
 
 Result<qint64> ConversationStore::beginRun(const StoredRun &run)
 {
+    settle();
     if (!isOpen())
         return Result<qint64>::failure(QStringLiteral("the store is not open"));
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
@@ -526,6 +607,7 @@ Result<qint64> ConversationStore::beginRun(const StoredRun &run)
 
 Result<bool> ConversationStore::finishRun(qint64 runId, const ExecutionResult &result)
 {
+    settle();
     if (!isOpen())
         return Result<bool>::failure(QStringLiteral("the store is not open"));
     QString tail = result.stdoutText;
@@ -561,6 +643,7 @@ Result<bool> ConversationStore::finishRun(qint64 runId, const ExecutionResult &r
 
 Result<QList<StoredRun>> ConversationStore::runs(const QString &conversationId) const
 {
+    settle();
     if (!isOpen())
         return Result<QList<StoredRun>>::failure(QStringLiteral("the store is not open"));
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
@@ -602,6 +685,7 @@ Result<bool> ConversationStore::setSetting(const QString &conversationId,
                                            const QString &key,
                                            const nlohmann::json &value)
 {
+    settle();
     if (!isOpen())
         return Result<bool>::failure(QStringLiteral("the store is not open"));
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
@@ -618,6 +702,7 @@ Result<bool> ConversationStore::setSetting(const QString &conversationId,
 
 Result<nlohmann::json> ConversationStore::settings(const QString &conversationId) const
 {
+    settle();
     if (!isOpen())
         return Result<nlohmann::json>::failure(QStringLiteral("the store is not open"));
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
@@ -637,6 +722,7 @@ Result<nlohmann::json> ConversationStore::settings(const QString &conversationId
 
 Result<QList<SearchHit>> ConversationStore::search(const QString &text, int limit) const
 {
+    settle();
     if (!isOpen())
         return Result<QList<SearchHit>>::failure(QStringLiteral("the store is not open"));
     const QString query = ftsQuery(text);

@@ -9,7 +9,12 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+#include <memory>
+
 namespace Sandcastle {
+
+class MessageWriter;
 
 struct ConversationInfo
 {
@@ -50,11 +55,12 @@ struct SearchHit
 };
 
 // Every conversation on disk: one SQLite database (WAL) in the data folder. Each item is
-// written, committed, when it completes, so a crash loses at most what was still streaming; a
-// run that was going when its process died is marked `interrupted` the next time the store
-// opens. The schema is versioned (PRAGMA user_version) and migrated forward on open; a database
-// from a newer Sandcastle is refused rather than touched. Messages are searchable with FTS5.
-// No method throws; failures (disk full, locked, corrupt) come back as messages.
+// written, committed durably, when it completes (messages may go through the writer thread), so a
+// crash loses at most what was still streaming; a run that was going when its process died is
+// marked `interrupted` the next time the store opens. The schema is versioned (PRAGMA user_version)
+// and migrated forward on open; a database from a newer Sandcastle is refused rather than touched.
+// Messages are searchable with FTS5. No method throws; failures (disk full, locked, corrupt) come
+// back as messages.
 class ConversationStore
 {
 public:
@@ -87,7 +93,17 @@ public:
 
     // A Chat Completions message (role, content, tool_calls, tool_call_id), plus an optional
     // "reasoning" string kept beside it.
+    // Committed before it returns.
     Result<qint64> addMessage(const QString &conversationId, const nlohmann::json &message);
+    // Queued for the store's writer thread, which commits what queues up meanwhile in one
+    // durable transaction (group commit): returns the message's sequence number at once, and
+    // the caller never waits on the disk. flush() waits until everything queued is durable and
+    // says what could not be saved; every other method of the store first waits for the
+    // queue, so it sees what was appended. The observer hears of each commit, on the writer's
+    // thread: the sequence number durable up to, and what went wrong (empty if nothing).
+    Result<quint64> appendMessage(const QString &conversationId, const nlohmann::json &message);
+    Result<bool> flush();
+    void setWriteObserver(std::function<void(quint64 durableUpTo, const QString &error)> observer);
     // In order, in the same shape.
     Result<nlohmann::json> messages(const QString &conversationId) const;
 
@@ -109,8 +125,11 @@ private:
     Result<int> schemaVersion() const;
     int markInterruptedRuns();
     Result<bool> touch(const QString &conversationId);
+    // Waits until the writer's queue is committed (what failed stays for flush() to report).
+    void settle() const;
 
     QString m_connection;
+    std::unique_ptr<MessageWriter> m_writer;
     QString m_path;
     int m_interruptedOnOpen = 0;
 };

@@ -1,9 +1,12 @@
-// The conversation store's write path: 10,000 messages appended one by one, each committed
-// durably (WAL, synchronous=FULL, as the application writes them), with the latency of a
-// single append; and reading the whole conversation back. Target (issue 7): >= 5,000 appends
-// per second. Baseline in the same run: the disk's own durable-write rate (a 4 KiB write and
-// fdatasync() in a loop, in the same folder), which bounds any store that commits each item
-// durably.
+// The conversation store's write path, 10,000 messages each committed durably (WAL,
+// synchronous=FULL: fsync'd before it counts as saved):
+//   - as the application writes them: appendMessage, through the store's writer thread, which
+//     commits what queued up during the previous commit in one transaction (group commit);
+//     throughput to the last one durable, and each message's latency from append to durable.
+//     Target (issue 7): >= 5,000 appends per second.
+//   - one by one, each waited for (addMessage), against the baseline that bounds it: the disk's
+//     own durable-write rate (a 4 KiB write and fdatasync() in a loop, in the same folder).
+// And reading the whole conversation back.
 #include "benchreport.h"
 
 #include <app/store/conversationstore.h>
@@ -11,9 +14,11 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QTemporaryDir>
+#include <QThread>
 
 #include <algorithm>
 #include <cstdio>
+#include <mutex>
 #include <vector>
 
 #include <fcntl.h>
@@ -43,6 +48,55 @@ double durableWritesPerSecond(const QString &folder, int count)
     return count / seconds;
 }
 
+// `count` appends through the writer thread, offered `perSecond` a second (0: as fast as they
+// can be made): the rate to the last one durable, and each one's milliseconds from append to
+// durable (sorted).
+double groupCommitted(ConversationStore &store,
+                      int count,
+                      double perSecond,
+                      const std::string &text,
+                      std::vector<double> *latencies,
+                      std::size_t *commits)
+{
+    QElapsedTimer clock;
+    clock.start();
+    std::vector<qint64> appendedNs(std::size_t(count) + 1, 0);
+    std::vector<qint64> durableNs(std::size_t(count) + 1, 0);
+    std::mutex mutex;
+    quint64 seen = 0;
+    *commits = 0;
+    store.setWriteObserver([&](quint64 upTo, const QString &) {
+        const qint64 t = clock.nsecsElapsed();
+        const std::lock_guard<std::mutex> lock(mutex);
+        ++*commits;
+        for (; seen < upTo && seen < quint64(count); ++seen)
+            durableNs[seen + 1] = t;
+    });
+    for (int i = 0; i < count; ++i) {
+        const nlohmann::json message
+            = {{"role", i % 2 ? "assistant" : "user"}, {"content", text + std::to_string(i)}};
+        if (perSecond > 0) {
+            const qint64 due = qint64(double(i) * 1e9 / perSecond);
+            while (clock.nsecsElapsed() < due)
+                QThread::usleep(50);
+        }
+        appendedNs[std::size_t(i) + 1] = clock.nsecsElapsed();
+        if (!store.appendMessage(QStringLiteral("group"), message))
+            return 0;
+    }
+    const Result<bool> flushed = store.flush();
+    const double seconds = double(clock.nsecsElapsed()) / 1e9;
+    store.setWriteObserver({});
+    if (!flushed) {
+        std::fprintf(stderr, "bench_store: %s\n", qPrintable(flushed.error()));
+        return 0;
+    }
+    for (int i = 1; i <= count; ++i)
+        latencies->push_back(double(durableNs[std::size_t(i)] - appendedNs[std::size_t(i)]) / 1e6);
+    std::sort(latencies->begin(), latencies->end());
+    return count / seconds;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -53,11 +107,22 @@ int main(int argc, char *argv[])
     ConversationStore store;
     const Result<bool> opened = store.open(dir.filePath(QStringLiteral("bench.sqlite3")));
     if (!opened
-        || !store.create(QStringLiteral("bench"), QStringLiteral("bench"), dir.path(), false)) {
+        || !store.create(QStringLiteral("bench"), QStringLiteral("bench"), dir.path(), false)
+        || !store.create(QStringLiteral("group"), QStringLiteral("group"), dir.path(), false)) {
         std::fprintf(stderr, "bench_store: %s\n", qPrintable(opened.error()));
         return 1;
     }
     const std::string text(400, 'x'); // a typical short message with its JSON
+
+    // At the target's pace (how long each waits to be durable), then as fast as appends can be
+    // made (the rate).
+    std::vector<double> groupLatencies, burstLatencies;
+    std::size_t commits = 0, burstCommits = 0;
+    const double grouped = groupCommitted(store, kMessages, 5000, text, &groupLatencies, &commits);
+    const double burst = groupCommitted(store, kMessages, 0, text, &burstLatencies, &burstCommits);
+    if (grouped <= 0 || burst <= 0)
+        return 1;
+
     std::vector<double> latencies;
     latencies.reserve(kMessages);
     QElapsedTimer total;
@@ -80,17 +145,31 @@ int main(int argc, char *argv[])
     const Result<nlohmann::json> all = store.messages(QStringLiteral("bench"));
     const double readMs = double(read.nsecsElapsed()) / 1e6;
     const double disk = durableWritesPerSecond(dir.path(), 3000);
-    Bench::record({"store: append 10,000 messages, each committed durably",
+    auto ms = [](const std::vector<double> &v, std::size_t percent) {
+        return std::to_string(v[v.size() * percent / 100]);
+    };
+    Bench::record({"store: append 10,000 messages, each committed durably (group commit)",
+                   "/s",
+                   Bench::single(burst),
+                   "4 KiB write + fdatasync on the same disk",
+                   Bench::single(disk),
+                   "store appends / disk durable writes",
+                   burst / disk,
+                   ">= 5000 per second",
+                   burst >= 5000,
+                   std::to_string(burstCommits) + " commits; offered at 5,000/s instead: "
+                       + std::to_string(commits) + " commits, append to durable median "
+                       + ms(groupLatencies, 50) + " ms, p95 " + ms(groupLatencies, 95) + " ms"});
+    Bench::record({"store: the same one by one, each waited for",
                    "/s",
                    Bench::single(kMessages / seconds),
                    "4 KiB write + fdatasync on the same disk",
                    Bench::single(disk),
                    "store appends / disk durable writes",
                    kMessages / seconds / disk,
-                   ">= 5000 per second",
-                   kMessages / seconds >= 5000,
-                   "one append: median " + std::to_string(latencies[latencies.size() / 2])
-                       + " ms, p95 " + std::to_string(latencies[latencies.size() * 95 / 100])
+                   "(bounded by the disk)",
+                   true,
+                   "one append: median " + ms(latencies, 50) + " ms, p95 " + ms(latencies, 95)
                        + " ms; read all back: " + std::to_string(readMs) + " ms"});
     (void)all;
     return 0;

@@ -1,0 +1,89 @@
+#pragma once
+
+#include <sandbox/result.h>
+
+#include <nlohmann/json.hpp>
+
+#include <QString>
+#include <QStringList>
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+
+class QThread;
+
+namespace Sandcastle {
+
+// Appends messages to a conversation store's file from a thread and connection of its own,
+// committing everything that queued up while the previous commit went to disk in one
+// transaction (group commit). A message is acknowledged only once its transaction is durable
+// (WAL, synchronous=FULL: fsync'd), exactly as with one commit per message; but a burst of
+// messages costs one fsync instead of one each, and the caller never waits on the disk.
+//
+// A message that can never be saved (its conversation is gone: a constraint fails) is dropped
+// and reported; one that fails for any other reason (disk full, I/O error, locked) stays queued,
+// in order, and is tried again at the next append or flush(), so nothing is lost while the
+// process lives. Thread-safe; the observer is called on the writer's thread.
+class MessageWriter
+{
+public:
+    // After each commit attempt: the sequence number durable up to (appends are numbered from
+    // 1), and what went wrong (empty if nothing did).
+    using Observer = std::function<void(quint64 durableUpTo, const QString &error)>;
+
+    // Opens `path` (an existing, migrated store) on a connection named `connectionName`.
+    MessageWriter(const QString &path, const QString &connectionName);
+    // Commits what is queued (one last attempt), then stops.
+    ~MessageWriter();
+    MessageWriter(const MessageWriter &) = delete;
+    MessageWriter &operator=(const MessageWriter &) = delete;
+
+    // Whether the writer's connection opened; the reason when it did not.
+    Result<bool> started() const;
+    // Queues a message; returns its sequence number.
+    quint64 append(const QString &conversationId, nlohmann::json message);
+    // Waits until everything appended so far is durable, retrying a failed commit once.
+    // Fails with the reason when something is still not saved, or when a message was dropped
+    // since the last flush (that report is then consumed; wait() leaves it).
+    Result<bool> flush();
+    void wait();
+    quint64 durableUpTo() const;
+    void setObserver(Observer observer);
+
+private:
+    struct Item
+    {
+        quint64 seq;
+        QString conversationId;
+        nlohmann::json message;
+    };
+    void run();
+    Result<bool> waitUntilSaved(bool consumeDropped);
+    // One transaction for the batch, emptied once it is durable. False (batch untouched) when it
+    // has to be tried again; messages that can never be saved are described in `dropped`.
+    bool commit(std::deque<Item> &batch, QString *error, QStringList *dropped);
+
+    const QString m_path;
+    const QString m_connection;
+    mutable std::mutex m_mutex;
+    std::condition_variable m_wake;         // to the writer: work, retry or stop
+    mutable std::condition_variable m_done; // from the writer: opened, or a commit attempt ended
+    std::deque<Item> m_queue;
+    quint64 m_appended = 0;
+    quint64 m_durable = 0;
+    quint64 m_attempts = 0;
+    bool m_opened = false;
+    QString m_openError;
+    bool m_paused = false; // the last commit failed: wait for a retry before trying again
+    bool m_stop = false;
+    bool m_running = false;
+    QString m_failure;     // why the queue is paused
+    QStringList m_dropped; // not yet reported by flush()
+    Observer m_observer;
+    std::unique_ptr<QThread> m_thread;
+};
+
+} // namespace Sandcastle
