@@ -35,12 +35,14 @@ int main(int argc, char *argv[])
     const Sandcastle::AppSettings settings = Sandcastle::AppSettings::load();
     Sandcastle::installTranslations(settings.language);
     Sandcastle::applyTheme(Sandcastle::themeFromName(settings.theme));
-    // Containers left behind by a crashed instance are removed, off the UI thread so that the
-    // window does not wait for the engine: only containers whose owning process is gone are
-    // touched, never the one this instance starts.
+    Sandcastle::reportFirstPaintIfAsked();
+    // Containers left behind by a crashed instance are removed once the window is up, off the
+    // UI thread, so that the window waits neither for the engine nor for the CPU it takes: only
+    // containers whose owning process is gone are touched, never the one this instance starts.
     const Sandcastle::ContainerEngine engine(settings.engine, settings.engineContext);
-    QThreadPool::globalInstance()->start([engine] { engine.reapOrphans(); });
-    Sandcastle::FirstPaintReporter::installIfAsked();
+    Sandcastle::FirstPaintHook::after(&app, [engine] {
+        QThreadPool::globalInstance()->start([engine] { engine.reapOrphans(); });
+    });
     Sandcastle::MainWindow window(settings);
     window.show();
     return app.exec();

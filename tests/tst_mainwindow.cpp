@@ -20,6 +20,7 @@
 #include <ui/files/filepreview.h>
 #include <ui/files/filespane.h>
 #include <ui/files/workspacemodel.h>
+#include <ui/firstpaint.h>
 #include <ui/mainwindow.h>
 #include <ui/theme.h>
 #include <ui/translations.h>
@@ -976,6 +977,43 @@ private Q_SLOTS:
         again.newConversation();
         QCOMPARE(again.usageText(), QStringLiteral("0 tokens · $0.0000"));
         QVERIFY(prices.remove());
+    }
+
+    void startUpWorkWaitsForTheFirstFrame()
+    {
+        QWidget window;
+        window.resize(200, 100);
+        bool ran = false;
+        bool paintedBefore = false;
+        struct PaintSeen : QObject
+        {
+            bool seen = false;
+            bool eventFilter(QObject *, QEvent *e) override
+            {
+                seen = seen || e->type() == QEvent::Paint;
+                return false;
+            }
+        } painted;
+        window.installEventFilter(&painted);
+        FirstPaintHook::after(&window, [&] {
+            ran = true;
+            paintedBefore = painted.seen;
+        });
+        QCoreApplication::processEvents(); // nothing painted: nothing run
+        QVERIFY(!ran);
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(ran, 5000);
+        QVERIFY(paintedBefore);
+
+        // Nothing shown: it runs all the same, after the fallback.
+        window.hide();
+        QCoreApplication::processEvents();
+        bool late = false;
+        QObject context;
+        FirstPaintHook::after(
+            &context, [&] { late = true; }, 50);
+        QVERIFY(!late);
+        QTRY_VERIFY_WITH_TIMEOUT(late, 5000);
     }
 
     void theGermanAndFrenchTranslationsLoad()

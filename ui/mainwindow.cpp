@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "firstpaint.h"
+
 #include "actions/commandpalette.h"
 #include "chat/chatpane.h"
 #include "chat/promptedit.h"
@@ -176,8 +178,9 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     updateStatus();
     resize(1300, 800);
     restoreState();
-    // Warm the sandbox now, so the first run does not wait for a container to start.
-    QTimer::singleShot(0, m_session, [this] {
+    // Warm the sandbox as soon as the first frame is up, so that the first run does not wait
+    // for a container to start and the first frame does not wait for the engine's processes.
+    FirstPaintHook::after(m_session, [this] {
         if (!m_session->config().fresh)
             m_session->start();
     });

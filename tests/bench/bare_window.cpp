@@ -11,7 +11,7 @@
 int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
-    Sandcastle::FirstPaintReporter::installIfAsked();
+    Sandcastle::reportFirstPaintIfAsked();
     QMainWindow window;
     auto *editor = new QsciScintilla(&window);
     editor->setLexer(new QsciLexerPython(editor));
