@@ -196,6 +196,25 @@ private Q_SLOTS:
             QVERIFY2(stored[i] == inMemory[i], stored[i].dump().c_str());
     }
 
+    void aMessageTheStoreCannotKeepIsReportedWhenTheTurnEnds()
+    {
+        Harness h;
+        QTemporaryDir dir;
+        ConversationStore store;
+        QVERIFY(store.open(dir.filePath(QStringLiteral("s.sqlite3"))));
+        // The conversation is not in the store (deleted meanwhile): its messages are refused
+        // by the writer thread, and the recorder says so by the end of the turn.
+        ConversationRecorder recorder(&store, QStringLiteral("gone"));
+        recorder.attach(h.agent.get());
+        QSignalSpy errors(&recorder, &ConversationRecorder::errorOccurred);
+        h.server.enqueueText(QStringLiteral("Hello."));
+        QCOMPARE(h.run(QStringLiteral("hi")), QStringLiteral("answered"));
+        QCOMPARE(errors.size(), 1);
+        const QString said = errors.first().first().toString();
+        QVERIFY2(said.contains(QStringLiteral("gone")) && said.contains(QStringLiteral("dropped")),
+                 qPrintable(said));
+    }
+
     void aStoredConversationContinuesAndADanglingCallGetsAnAnswer()
     {
         Harness h;

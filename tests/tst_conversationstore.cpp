@@ -150,12 +150,13 @@ private Q_SLOTS:
 
     void appendedMessagesAreGroupCommittedInOrderAndSeenByEveryRead()
     {
-        ConversationStore store;
-        QVERIFY(store.open(dbPath()));
-        QVERIFY(store.create(QStringLiteral("c"), QStringLiteral("t"), QStringLiteral("/w"), true));
+        // Before the store: the observer uses them until the store is gone.
         std::mutex mutex;
         std::vector<quint64> durable; // each commit's "durable up to", in order
         QStringList errors;
+        ConversationStore store;
+        QVERIFY(store.open(dbPath()));
+        QVERIFY(store.create(QStringLiteral("c"), QStringLiteral("t"), QStringLiteral("/w"), true));
         store.setWriteObserver([&](quint64 upTo, const QString &error) {
             const std::lock_guard<std::mutex> lock(mutex);
             durable.push_back(upTo);
@@ -188,10 +189,30 @@ private Q_SLOTS:
             QVERIFY2(durable.size() < size_t(kCount), qPrintable(QString::number(durable.size())));
         }
         // And durable: another connection (another process, after a crash) sees them all.
-        store.setWriteObserver({});
         QVariant count;
         QVERIFY(rawSql(dbPath(), {QStringLiteral("SELECT COUNT(*) FROM messages")}, &count));
         QCOMPARE(count.toInt(), kCount);
+
+        // Every other read waits for the queue too.
+        const QString c = QStringLiteral("c");
+        QVERIFY(store.appendMessage(c, {{"role", "user"}, {"content", "zebra crossing"}}));
+        const auto hits = store.search(QStringLiteral("zebra"));
+        QVERIFY(hits);
+        QCOMPARE(hits.value().size(), 1);
+        QVERIFY(store.appendMessage(c, {{"role", "user"}, {"content", "one more"}}));
+        const auto listed = store.list();
+        QVERIFY(listed);
+        QCOMPARE(listed.value().first().messageCount, kCount + 2);
+        QVERIFY(store.appendMessage(c, {{"role", "user"}, {"content", "and another"}}));
+        const auto info = store.conversation(c);
+        QVERIFY(info);
+        QCOMPARE(info.value().messageCount, kCount + 3);
+        QVERIFY(store.appendMessage(c, {{"role", "user"}, {"content", "before a run"}}));
+        StoredRun run;
+        run.conversationId = c;
+        run.code = QStringLiteral("print(1)");
+        QVERIFY(store.beginRun(run));
+        QCOMPARE(count.toInt() + 4, int(store.messages(c).value().size()));
     }
 
     void aMessageThatCanNeverBeSavedIsDroppedAndReportedTheRestKept()

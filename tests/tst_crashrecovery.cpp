@@ -359,6 +359,10 @@ private Q_SLOTS:
         QVERIFY(!full);
         QVERIFY2(full.error().contains(QStringLiteral("full")), qPrintable(full.error()));
         QVERIFY(!store.flush()); // still no room: still queued, still said
+        // A message saved one by one would jump the queue: refused while it waits.
+        const auto direct = store.addMessage(id, {{"role", "user"}, {"content", "direct"}});
+        QVERIFY(!direct);
+        QVERIFY2(direct.error().contains(QStringLiteral("waiting")), qPrintable(direct.error()));
         // Room again: the same messages are committed, in order, none lost.
         QVERIFY(ballast.remove());
         const Result<bool> saved = store.flush();

@@ -23,8 +23,8 @@ void ConversationRecorder::attach(AgentRun *agent)
     connect(agent, &AgentRun::messageRecorded, this, [this](const nlohmann::json &message) {
         if (m_conversationId.isEmpty())
             return;
-        // Through the store's writer thread: durable within a commit, without the window or
-        // the agent waiting on the disk; what failed is reported when the turn ends.
+        // Through the store's writer thread: durable within a commit, without waiting for the
+        // disk here; what failed is reported when the turn ends.
         const Result<quint64> queued = m_store->appendMessage(m_conversationId, message);
         if (!queued)
             report(QStringLiteral("a message"), queued.error());
@@ -53,7 +53,7 @@ void ConversationRecorder::attach(AgentRun *agent)
         closeOpenRuns(QStringLiteral("stopped by the person"));
         const Result<bool> saved = m_store->flush();
         if (!saved)
-            report(QStringLiteral("the conversation's messages"), saved.error());
+            report(QStringLiteral("messages"), saved.error());
     });
 }
 

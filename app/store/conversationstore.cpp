@@ -272,10 +272,9 @@ Result<bool> ConversationStore::open(const QString &path)
     return Result<bool>::ok(true);
 }
 
-void ConversationStore::settle() const
+bool ConversationStore::settle() const
 {
-    if (m_writer)
-        m_writer->wait();
+    return !m_writer || m_writer->wait();
 }
 
 Result<quint64> ConversationStore::appendMessage(const QString &conversationId,
@@ -533,7 +532,10 @@ Result<qint64> ConversationStore::addMessage(const QString &conversationId,
         return Result<qint64>::failure(QStringLiteral("the store is not open"));
     if (!message.is_object() || !message.contains("role") || !message["role"].is_string())
         return Result<qint64>::failure(QStringLiteral("a message needs a role"));
-    settle();
+    if (!settle())
+        return Result<qint64>::failure(
+            QStringLiteral("could not save the message: earlier messages are still waiting to be "
+                           "saved"));
     QSqlDatabase db = QSqlDatabase::database(m_connection, false);
     if (!db.transaction())
         return Result<qint64>::failure(QStringLiteral("could not save the message: ")

@@ -93,14 +93,15 @@ public:
 
     // A Chat Completions message (role, content, tool_calls, tool_call_id), plus an optional
     // "reasoning" string kept beside it.
-    // Committed before it returns.
+    // Committed before it returns; refused while appended messages wait to be saved (it would
+    // go before them).
     Result<qint64> addMessage(const QString &conversationId, const nlohmann::json &message);
     // Queued for the store's writer thread, which commits what queues up meanwhile in one
-    // durable transaction (group commit): returns the message's sequence number at once, and
-    // the caller never waits on the disk. flush() waits until everything queued is durable and
-    // says what could not be saved; every other method of the store first waits for the
-    // queue, so it sees what was appended. The observer hears of each commit, on the writer's
-    // thread: the sequence number durable up to, and what went wrong (empty if nothing).
+    // durable transaction (group commit): returns the message's sequence number at once,
+    // without waiting for the disk. flush() waits until everything queued is durable and says
+    // what could not be saved; every other method of the store first waits for the queue, so
+    // it sees what was appended. The observer (set after open(); a reopen drops it) hears of
+    // each commit on the writer's thread, with its lock held: see MessageWriter::Observer.
     Result<quint64> appendMessage(const QString &conversationId, const nlohmann::json &message);
     Result<bool> flush();
     void setWriteObserver(std::function<void(quint64 durableUpTo, const QString &error)> observer);
@@ -125,8 +126,9 @@ private:
     Result<int> schemaVersion() const;
     int markInterruptedRuns();
     Result<bool> touch(const QString &conversationId);
-    // Waits until the writer's queue is committed (what failed stays for flush() to report).
-    void settle() const;
+    // Waits until the writer's queue is committed (what failed stays for flush() to report);
+    // false when messages are still waiting to be saved.
+    bool settle() const;
 
     QString m_connection;
     std::unique_ptr<MessageWriter> m_writer;

@@ -62,9 +62,15 @@ Result<bool> MessageWriter::flush()
     return waitUntilSaved(true);
 }
 
-void MessageWriter::wait()
+bool MessageWriter::wait()
 {
-    waitUntilSaved(false);
+    return bool(waitUntilSaved(false)) || durableUpTo() == appendedCount();
+}
+
+quint64 MessageWriter::appendedCount() const
+{
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    return m_appended;
 }
 
 Result<bool> MessageWriter::waitUntilSaved(bool consumeDropped)
@@ -72,12 +78,13 @@ Result<bool> MessageWriter::waitUntilSaved(bool consumeDropped)
     std::unique_lock<std::mutex> lock(m_mutex);
     const quint64 target = m_appended;
     if (m_durable < target && m_running) {
-        const quint64 attempts = m_attempts;
+        // An attempt begun after this call (one in flight may not hold the newest messages).
+        const quint64 begun = m_begun;
         m_paused = false;
         m_wake.notify_one();
-        // Saved, or one more attempt failed, or the writer is gone.
+        // Saved, or such an attempt failed, or the writer is gone.
         m_done.wait(lock, [&] {
-            return m_durable >= target || !m_running || (m_paused && m_attempts > attempts);
+            return m_durable >= target || !m_running || (m_paused && m_attempts > begun);
         });
     }
     QStringList problems;
@@ -138,6 +145,7 @@ void MessageWriter::run()
             // the next.
             std::deque<Item> batch;
             batch.swap(m_queue);
+            ++m_begun;
             lock.unlock();
             QString failure;
             QStringList dropped;
@@ -177,7 +185,8 @@ bool MessageWriter::commit(std::deque<Item> &batch, QString *error, QStringList 
     QSqlDatabase db = QSqlDatabase::database(m_connection, false);
     auto fail = [&](const QString &why) {
         db.rollback();
-        *error = QStringLiteral("could not save the messages: ") + why;
+        *error
+            = QStringLiteral("%1 message(s) kept to be saved later: %2").arg(batch.size()).arg(why);
         dropped->clear();
         return false;
     };
@@ -192,10 +201,11 @@ bool MessageWriter::commit(std::deque<Item> &batch, QString *error, QStringList 
             conversations.insert(item.conversationId);
         } else if (StoreSql::primaryCode(sqlError) == kSqliteConstraint) {
             // Never saveable (its conversation is gone); SQLite undid just this statement.
-            *dropped << QStringLiteral("a message for conversation %1 was dropped: %2")
-                            .arg(item.conversationId, inserted.error());
+            *dropped << QStringLiteral("a message for conversation %1 could not be saved (%2) "
+                                       "and was dropped")
+                            .arg(item.conversationId, StoreSql::errorText(sqlError));
         } else {
-            return fail(inserted.error());
+            return fail(StoreSql::errorText(sqlError));
         }
     }
     for (const QString &id : conversations) {

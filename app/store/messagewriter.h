@@ -30,13 +30,16 @@ namespace Sandcastle {
 class MessageWriter
 {
 public:
-    // After each commit attempt: the sequence number durable up to (appends are numbered from
-    // 1), and what went wrong (empty if nothing did).
+    // After each commit attempt: the sequence number settled up to (appends are numbered from
+    // 1: each one up to it is durable, or was dropped for good and is named in the error), and
+    // what went wrong (empty if nothing did). Called with the writer's lock held: it
+    // must be quick and must not call the writer (or the store) back.
     using Observer = std::function<void(quint64 durableUpTo, const QString &error)>;
 
     // Opens `path` (an existing, migrated store) on a connection named `connectionName`.
     MessageWriter(const QString &path, const QString &connectionName);
-    // Commits what is queued (one last attempt), then stops.
+    // Commits what is queued (one last attempt: what still fails then is lost with the process,
+    // which is why the recorder flushes and reports at the end of every turn), then stops.
     ~MessageWriter();
     MessageWriter(const MessageWriter &) = delete;
     MessageWriter &operator=(const MessageWriter &) = delete;
@@ -45,12 +48,16 @@ public:
     Result<bool> started() const;
     // Queues a message; returns its sequence number.
     quint64 append(const QString &conversationId, nlohmann::json message);
-    // Waits until everything appended so far is durable, retrying a failed commit once.
+    // Waits until everything appended so far is durable, retrying a failed commit once (an
+    // attempt that begins after the call).
     // Fails with the reason when something is still not saved, or when a message was dropped
     // since the last flush (that report is then consumed; wait() leaves it).
     Result<bool> flush();
-    void wait();
+    // Like flush(), without consuming the report of dropped messages; true when nothing is
+    // left unsaved.
+    bool wait();
     quint64 durableUpTo() const;
+    quint64 appendedCount() const;
     void setObserver(Observer observer);
 
 private:
@@ -74,7 +81,8 @@ private:
     std::deque<Item> m_queue;
     quint64 m_appended = 0;
     quint64 m_durable = 0;
-    quint64 m_attempts = 0;
+    quint64 m_begun = 0;    // commit attempts begun
+    quint64 m_attempts = 0; // and ended
     bool m_opened = false;
     QString m_openError;
     bool m_paused = false; // the last commit failed: wait for a retry before trying again

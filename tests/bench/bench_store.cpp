@@ -13,6 +13,7 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QThread>
 
@@ -65,6 +66,8 @@ double groupCommitted(ConversationStore &store,
     std::mutex mutex;
     quint64 seen = 0;
     *commits = 0;
+    // Cleared on every way out: the observer uses this frame's variables.
+    const auto clear = qScopeGuard([&] { store.setWriteObserver({}); });
     store.setWriteObserver([&](quint64 upTo, const QString &) {
         const qint64 t = clock.nsecsElapsed();
         const std::lock_guard<std::mutex> lock(mutex);
@@ -86,7 +89,6 @@ double groupCommitted(ConversationStore &store,
     }
     const Result<bool> flushed = store.flush();
     const double seconds = double(clock.nsecsElapsed()) / 1e9;
-    store.setWriteObserver({});
     if (!flushed) {
         std::fprintf(stderr, "bench_store: %s\n", qPrintable(flushed.error()));
         return 0;
