@@ -2,6 +2,8 @@
 
 #include "storesql.h"
 
+#include <algorithm>
+
 #include <QSet>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -80,6 +82,7 @@ Result<bool> MessageWriter::waitUntilSaved(bool consumeDropped)
     if (m_durable < target && m_running) {
         // An attempt begun after this call (one in flight may not hold the newest messages).
         const quint64 begun = m_begun;
+        m_retryFrom = std::max(m_retryFrom, begun + 1); // a failure before it does not pause
         m_paused = false;
         m_wake.notify_one();
         // Saved, or such an attempt failed, or the writer is gone.
@@ -161,7 +164,9 @@ void MessageWriter::run()
                                std::make_move_iterator(batch.begin()),
                                std::make_move_iterator(batch.end()));
                 m_failure = failure;
-                m_paused = true;
+                // Paused until the next append or flush, unless a flush that came during this
+                // attempt waits for one begun after it: that one starts at once.
+                m_paused = m_begun >= m_retryFrom;
             }
             m_dropped += dropped;
             if (m_observer) {

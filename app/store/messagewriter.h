@@ -81,8 +81,9 @@ private:
     std::deque<Item> m_queue;
     quint64 m_appended = 0;
     quint64 m_durable = 0;
-    quint64 m_begun = 0;    // commit attempts begun
-    quint64 m_attempts = 0; // and ended
+    quint64 m_begun = 0;     // commit attempts begun
+    quint64 m_attempts = 0;  // and ended
+    quint64 m_retryFrom = 0; // a flush waits for the attempt with this number
     bool m_opened = false;
     QString m_openError;
     bool m_paused = false; // the last commit failed: wait for a retry before trying again
