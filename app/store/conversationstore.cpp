@@ -370,12 +370,6 @@ int ConversationStore::markInterruptedRuns()
     return marked;
 }
 
-Result<bool> ConversationStore::touch(const QString &conversationId)
-{
-    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
-    return StoreSql::touch(db, conversationId);
-}
-
 Result<ConversationInfo> ConversationStore::create(const QString &id,
                                                    const QString &title,
                                                    const QString &workspace,
@@ -546,7 +540,7 @@ Result<qint64> ConversationStore::addMessage(const QString &conversationId,
         return inserted;
     }
     const qint64 id = inserted.value();
-    const Result<bool> touched = touch(conversationId);
+    const Result<bool> touched = StoreSql::touch(db, conversationId);
     if (!touched || !db.commit()) {
         const QString error = touched ? errorText(db.lastError()) : touched.error();
         db.rollback();

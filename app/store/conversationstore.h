@@ -125,7 +125,6 @@ private:
     Result<bool> migrate();
     Result<int> schemaVersion() const;
     int markInterruptedRuns();
-    Result<bool> touch(const QString &conversationId);
     // Waits until the writer's queue is committed (what failed stays for flush() to report);
     // false when messages are still waiting to be saved.
     bool settle() const;

@@ -61,23 +61,26 @@ quint64 MessageWriter::append(const QString &conversationId, nlohmann::json mess
 
 Result<bool> MessageWriter::flush()
 {
-    return waitUntilSaved(true);
+    std::unique_lock<std::mutex> lock(m_mutex);
+    QStringList problems;
+    if (!waitForQueue(lock))
+        problems << (m_failure.isEmpty() ? QStringLiteral("the messages could not be saved")
+                                         : m_failure);
+    problems += m_dropped;
+    m_dropped.clear();
+    if (problems.isEmpty())
+        return Result<bool>::ok(true);
+    return Result<bool>::failure(problems.join(QLatin1String("; ")));
 }
 
 bool MessageWriter::wait()
 {
-    return bool(waitUntilSaved(false)) || durableUpTo() == appendedCount();
-}
-
-quint64 MessageWriter::appendedCount() const
-{
-    const std::lock_guard<std::mutex> lock(m_mutex);
-    return m_appended;
-}
-
-Result<bool> MessageWriter::waitUntilSaved(bool consumeDropped)
-{
     std::unique_lock<std::mutex> lock(m_mutex);
+    return waitForQueue(lock);
+}
+
+bool MessageWriter::waitForQueue(std::unique_lock<std::mutex> &lock)
+{
     const quint64 target = m_appended;
     if (m_durable < target && m_running) {
         // An attempt begun after this call (one in flight may not hold the newest messages).
@@ -90,22 +93,7 @@ Result<bool> MessageWriter::waitUntilSaved(bool consumeDropped)
             return m_durable >= target || !m_running || (m_paused && m_attempts > begun);
         });
     }
-    QStringList problems;
-    if (m_durable < target)
-        problems << (m_failure.isEmpty() ? QStringLiteral("the messages could not be saved")
-                                         : m_failure);
-    problems += m_dropped;
-    if (consumeDropped)
-        m_dropped.clear();
-    if (problems.isEmpty())
-        return Result<bool>::ok(true);
-    return Result<bool>::failure(problems.join(QLatin1String("; ")));
-}
-
-quint64 MessageWriter::durableUpTo() const
-{
-    const std::lock_guard<std::mutex> lock(m_mutex);
-    return m_durable;
+    return m_durable >= target;
 }
 
 void MessageWriter::setObserver(Observer observer)

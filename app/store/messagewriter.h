@@ -56,8 +56,6 @@ public:
     // Like flush(), without consuming the report of dropped messages; true when nothing is
     // left unsaved.
     bool wait();
-    quint64 durableUpTo() const;
-    quint64 appendedCount() const;
     void setObserver(Observer observer);
 
 private:
@@ -68,7 +66,8 @@ private:
         nlohmann::json message;
     };
     void run();
-    Result<bool> waitUntilSaved(bool consumeDropped);
+    // Waits for everything appended so far (see flush()); whether it is all saved.
+    bool waitForQueue(std::unique_lock<std::mutex> &lock);
     // One transaction for the batch, emptied once it is durable. False (batch untouched) when it
     // has to be tried again; messages that can never be saved are described in `dropped`.
     bool commit(std::deque<Item> &batch, QString *error, QStringList *dropped);
