@@ -16,6 +16,7 @@
 #include "files/filespane.h"
 #include "icons.h"
 #include "settings/settingsdialog.h"
+#include "statusline.h"
 #include "theme.h"
 
 #include <app/agent/agentrun.h>
@@ -74,6 +75,7 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     m_console->setScrollback(this->settings().consoleScrollback);
     m_files->setObjectName(QStringLiteral("filesPane"));
     buildLayout();
+    m_status = new StatusLine(m_controller, statusBar());
     m_files->setRoot(m_controller->workspace());
     if (!m_controller->storeError().isEmpty())
         m_chat->addError(
@@ -88,11 +90,10 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     showConversationTitle(QString());
     m_controller->openLastConversation();
     m_conversations->setCurrent(m_controller->isSaved() ? conversationId() : QString());
-    updateUsage();
     // Nothing configured yet (the default endpoint and no key): help the person start.
     if (this->settings().apiKey.isEmpty() && this->settings().baseUrl == AppSettings().baseUrl)
         showWelcome();
-    updateStatus();
+    m_status->refresh();
     resize(1300, 800);
     restoreState();
     // Warm the sandbox as soon as the first frame is up, so that the first run does not wait
@@ -101,6 +102,11 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+QString MainWindow::usageText() const
+{
+    return m_status->usageText();
+}
 
 AgentRun *MainWindow::agent() const
 {
@@ -180,15 +186,6 @@ void MainWindow::buildLayout()
     m_mainSplitter->setStretchFactor(3, 2);
     m_mainSplitter->setSizes({200, 400, 560, 240});
     setCentralWidget(m_mainSplitter);
-
-    m_sandboxStatus = new QLabel(this);
-    m_sandboxStatus->setObjectName(QStringLiteral("sandboxStatus"));
-    m_modelStatus = new QLabel(this);
-    statusBar()->addWidget(m_sandboxStatus, 1);
-    m_usageStatus = new QLabel(this);
-    m_usageStatus->setObjectName(QStringLiteral("usageStatus"));
-    statusBar()->addPermanentWidget(m_usageStatus);
-    statusBar()->addPermanentWidget(m_modelStatus);
 }
 
 void MainWindow::readKeyFromKeychain()
@@ -236,17 +233,16 @@ void MainWindow::bindController()
             &ConversationController::titleChanged,
             this,
             &MainWindow::showConversationTitle);
-    connect(m_controller, &ConversationController::usageChanged, this, &MainWindow::updateUsage);
     connect(m_controller, &ConversationController::conversationSwitched, this, [this] {
         m_conversations->setCurrent(m_controller->isSaved() ? conversationId() : QString());
-        updateStatus();
+        m_status->refresh();
     });
     connect(m_controller,
             &ConversationController::personRunFinished,
             this,
             [this](const ExecutionResult &result) {
                 notifyIfAway(result);
-                updateStatus();
+                m_status->refresh();
             });
     connect(agent(),
             &AgentRun::toolResult,
@@ -254,12 +250,7 @@ void MainWindow::bindController()
             [this](const QString &, const ExecutionResult &result) { notifyIfAway(result); });
     connect(agent(), &AgentRun::finished, this, [this](const QString &status) {
         statusBar()->showMessage(tr("Agent: %1").arg(status), 5000);
-        updateStatus();
-    });
-    connect(session(), &SandboxSession::stateChanged, this, &MainWindow::updateStatus);
-    connect(session(), &SandboxSession::errorOccurred, this, [this](const QString &message) {
-        m_sandboxError = message; // stays in the status bar until the sandbox is up again
-        updateStatus();
+        m_status->refresh();
     });
 }
 
@@ -325,7 +316,7 @@ void MainWindow::submitPrompt(const QString &text)
     m_chat->addUserMessage(text);
     m_chat->setBusy(true);
     m_controller->submitPrompt(text);
-    updateStatus();
+    m_status->refresh();
 }
 
 void MainWindow::runEditorCode()
@@ -343,7 +334,7 @@ void MainWindow::runPersonCode(const QString &code, const QString &language)
                                     ? ConversationController::Language::Shell
                                     : ConversationController::Language::Python,
                                 m_editorPane->tellsAgent());
-    updateStatus();
+    m_status->refresh();
 }
 
 void MainWindow::applySettings(const AppSettings &next)
@@ -353,7 +344,7 @@ void MainWindow::applySettings(const AppSettings &next)
     if (themeChanged)
         applyTheme(themeFromName(settings().theme));
     m_console->setScrollback(settings().consoleScrollback);
-    updateStatus();
+    m_status->refresh();
 }
 
 bool MainWindow::openConversation(const QString &id)
@@ -369,7 +360,7 @@ bool MainWindow::openConversation(const QString &id)
         statusBar()->showMessage(opened.error(), 8000);
         return false;
     }
-    updateStatus();
+    m_status->refresh();
     return true;
 }
 
@@ -395,31 +386,13 @@ bool MainWindow::exportConversation(const QString &id, const QString &path, bool
 void MainWindow::newConversation()
 {
     if (m_controller->newConversation())
-        updateStatus();
+        m_status->refresh();
 }
 
 void MainWindow::showConversationTitle(const QString &title)
 {
     setWindowTitle(QStringLiteral("Sandcastle — ")
                    + (title.isEmpty() ? tr("New conversation") : title));
-}
-
-QString MainWindow::usageText() const
-{
-    const UsageTotals &usage = m_controller->usage();
-    QString text = tr("%L1 tokens").arg(usage.tokens());
-    if (usage.costKnown())
-        text += tr(" · $%1").arg(usage.costUsd(), 0, 'f', usage.costUsd() < 1 ? 4 : 2);
-    if (agent()->isRunning())
-        text = tr("turn %1 of %2").arg(agent()->turns()).arg(settings().maxTurns)
-               + QStringLiteral(" · ") + text;
-    return text;
-}
-
-void MainWindow::updateUsage()
-{
-    m_usageStatus->setText(usageText());
-    m_usageStatus->setToolTip(tr("Tokens and cost of this conversation (prices from models.json)"));
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -645,37 +618,6 @@ void MainWindow::notifyIfAway(const ExecutionResult &result)
     }
     QApplication::alert(this);
     Q_EMIT notified(title, message);
-}
-
-void MainWindow::updateStatus()
-{
-    if (session()->state() == SandboxSession::State::Ready
-        || session()->state() == SandboxSession::State::Running)
-        m_sandboxError.clear();
-    m_sandboxStatus->setToolTip(m_sandboxError);
-    QString sandbox;
-    switch (session()->state()) {
-    case SandboxSession::State::Stopped:
-        sandbox
-            = m_sandboxError.isEmpty()
-                  ? tr("Sandbox: stopped")
-                  : tr("Sandbox: failed — %1").arg(m_sandboxError.section(QLatin1Char('\n'), 0, 0));
-        break;
-    case SandboxSession::State::Starting:
-        sandbox = tr("Sandbox: starting…");
-        break;
-    case SandboxSession::State::Ready:
-        sandbox = tr("Sandbox: ready");
-        break;
-    case SandboxSession::State::Running:
-        sandbox = tr("Sandbox: running");
-        break;
-    }
-    const SandboxConfig &config = session()->config();
-    sandbox += tr("  ·  network %1  ·  memory %2")
-                   .arg(config.network ? tr("ON") : tr("off"), config.memory);
-    m_sandboxStatus->setText(sandbox);
-    m_modelStatus->setText(tr("Model: %1 at %2").arg(settings().model, settings().baseUrl));
 }
 
 void MainWindow::saveState()

@@ -6,7 +6,6 @@
 #include <QHash>
 #include <QMainWindow>
 
-
 class QFrame;
 class QLabel;
 class QSplitter;
@@ -24,6 +23,7 @@ class ConversationListModel;
 class ConversationsPane;
 class FilesPane;
 class SandboxSession;
+class StatusLine;
 class WelcomePanel;
 
 // The window: chat on the left, the editor in the centre over the console, the workspace's
@@ -98,8 +98,6 @@ private:
     void showConversationTitle(const QString &title);
     void exportRequested(const QString &conversationId, bool bundle);
     void showWelcome();
-    void updateStatus();
-    void updateUsage();
     void notifyIfAway(const ExecutionResult &result);
     void saveState();
     void restoreState();
@@ -116,12 +114,9 @@ private:
     FilesPane *m_files = nullptr;
     QSplitter *m_mainSplitter = nullptr;
     QSplitter *m_centreSplitter = nullptr;
-    QLabel *m_sandboxStatus = nullptr;
-    QLabel *m_modelStatus = nullptr;
-    QLabel *m_usageStatus = nullptr;
+    StatusLine *m_status = nullptr;
     QSystemTrayIcon *m_tray = nullptr;
     QFrame *m_approvalBar = nullptr;
-    QString m_sandboxError; // the engine's last error, shown until the sandbox is up
 };
 
 } // namespace Sandcastle
