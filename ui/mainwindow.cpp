@@ -24,7 +24,6 @@
 #include <app/controller/conversationcontroller.h>
 #include <app/keystore.h>
 #include <app/llm/jsonfields.h>
-#include <sandbox/containerengine.h>
 #include <sandbox/pathguard.h>
 #include <sandbox/sandboxsession.h>
 
@@ -35,7 +34,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFrame>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QIcon>
 #include <QLabel>
@@ -48,7 +46,6 @@
 #include <QSystemTrayIcon>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 static void initUiResources()
 {
@@ -550,8 +547,6 @@ void MainWindow::showWelcome()
 {
     m_welcome = new WelcomePanel(this);
     m_chat->insertPanel(m_welcome);
-    m_probe = new LocalServerProbe(this);
-    connect(m_probe, &LocalServerProbe::finished, m_welcome, &WelcomePanel::showServers);
     connect(m_welcome, &WelcomePanel::settingsRequested, this, &MainWindow::openSettings);
     connect(m_welcome,
             &WelcomePanel::serverChosen,
@@ -567,37 +562,14 @@ void MainWindow::showWelcome()
                 statusBar()->showMessage(tr("Using %1 with %2").arg(server.name, next.model), 8000);
             });
     probeLocalServers(LocalServerProbe::defaultCandidates());
-    // Is the sandbox there? Asked off the UI thread: the engine can take seconds to answer.
-    auto *watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher] {
-        m_welcome->showSandboxProblem(watcher->result());
-        watcher->deleteLater();
-    });
-    const QString engine = settings().engine;
-    const QString context = settings().engineContext;
-    const QString image = settings().image;
-    watcher->setFuture(QtConcurrent::run([engine, context, image]() -> QString {
-        const ContainerEngine containers(engine, context);
-        const Result<QString> daemon = containers.checkDaemon();
-        if (!daemon)
-            return tr("The sandbox needs Docker: %1. Start it (for example `sudo systemctl "
-                      "start docker`), or run `scripts/setup`, which installs and starts it.")
-                .arg(daemon.error());
-        const Result<bool> present = containers.imageExists(image);
-        if (present && !present.value())
-            return tr("The sandbox image %1 is missing: run `sandcastle image build` (it works "
-                      "offline, a few minutes).")
-                .arg(image);
-        return QString();
-    }));
+    m_welcome->checkSandbox(settings().engine, settings().engineContext, settings().image);
 }
 
 void MainWindow::probeLocalServers(const QList<LocalServerProbe::Server> &candidates)
 {
     if (!m_welcome)
         return;
-    m_welcome->showProbing();
-    m_probe->probe(candidates);
+    m_welcome->probe(candidates);
 }
 
 void MainWindow::notifyIfAway(const ExecutionResult &result)

@@ -104,7 +104,6 @@ private:
 
     ConversationController *m_controller = nullptr;
     WelcomePanel *m_welcome = nullptr;
-    LocalServerProbe *m_probe = nullptr;
     ConversationListModel *m_conversationModel = nullptr;
     ConversationsPane *m_conversations = nullptr;
     ChatPane *m_chat = nullptr;

@@ -11,6 +11,110 @@
 
 namespace Sandcastle::Cli {
 
+namespace {
+
+// One `conversations` action: the words after `conversations` and what it needs.
+struct Action
+{
+    const AppSettings &settings;
+    ConversationStore &store;
+    const QStringList &words;
+    bool json = false;
+    QString markdownFile; // export --markdown
+    QString bundleDir;    // export --bundle
+    bool exportMarkdown = false;
+    bool exportBundle = false;
+
+    // True when there are exactly `count` words; otherwise prints the shape and says no.
+    bool needs(int count, const QString &shape) const
+    {
+        if (words.size() == count)
+            return true;
+        usageError(QStringLiteral("conversations ") + shape);
+        return false;
+    }
+};
+
+int search(const Action &a)
+{
+    if (a.words.size() < 2)
+        return usageError(QStringLiteral("conversations search TEXT"));
+    const Result<QList<SearchHit>> hits = a.store.search(a.words.mid(1).join(QLatin1Char(' ')));
+    if (!hits)
+        return failure(hits.error());
+    for (const SearchHit &hit : hits.value()) {
+        if (a.json)
+            emitJson({{"type", "hit"},
+                      {"conversation", utf8(hit.conversationId)},
+                      {"title", utf8(hit.title)},
+                      {"role", utf8(hit.role)},
+                      {"snippet", utf8(hit.snippet)}});
+        else
+            writeOut(QStringLiteral("%1  %2  (%3) %4\n")
+                         .arg(hit.conversationId, hit.title, hit.role, hit.snippet.simplified()));
+    }
+    return hits.value().isEmpty() ? kExitFailure : kExitOk;
+}
+
+int show(const Action &a)
+{
+    if (!a.needs(2, QStringLiteral("show ID")))
+        return kExitUsage;
+    const Result<QString> text = ConversationExport::markdown(a.store, a.words.at(1));
+    if (!text)
+        return failure(text.error());
+    writeOut(text.value());
+    return kExitOk;
+}
+
+int rename(const Action &a)
+{
+    if (a.words.size() < 3)
+        return usageError(QStringLiteral("conversations rename ID TITLE"));
+    const Result<bool> renamed
+        = a.store.rename(a.words.at(1), a.words.mid(2).join(QLatin1Char(' ')));
+    return renamed ? kExitOk : failure(renamed.error());
+}
+
+int remove(const Action &a)
+{
+    if (!a.needs(2, QStringLiteral("delete ID")))
+        return kExitUsage;
+    // The command line may wait for the engine: nothing else waits for it.
+    const Result<QString> removed
+        = ConversationManager::remove(a.store,
+                                      ContainerEngine(a.settings.engine, a.settings.engineContext),
+                                      a.settings.dataDir,
+                                      a.words.at(1));
+    if (!removed)
+        return failure(removed.error());
+    if (!removed.value().isEmpty())
+        writeErr(QStringLiteral("sandcastle: note: ") + removed.value() + QLatin1Char('\n'));
+    return kExitOk;
+}
+
+int exportTo(const Action &a)
+{
+    if (!a.needs(2, QStringLiteral("export ID (--markdown FILE | --bundle DIR)")))
+        return kExitUsage;
+    if (a.exportMarkdown == a.exportBundle)
+        return usageError(QStringLiteral("export takes either --markdown FILE or --bundle DIR"));
+    const QString id = a.words.at(1);
+    if (a.exportBundle) {
+        const Result<QStringList> written = ConversationExport::bundle(a.store, id, a.bundleDir);
+        if (!written)
+            return failure(written.error());
+        writeOut(QStringLiteral("exported %1 files to %2\n")
+                     .arg(written.value().size())
+                     .arg(a.bundleDir));
+        return kExitOk;
+    }
+    const Result<bool> written = ConversationExport::writeMarkdown(a.store, id, a.markdownFile);
+    return written ? kExitOk : failure(written.error());
+}
+
+} // namespace
+
 int runConversations(const QStringList &args)
 {
     QCommandLineParser parser;
@@ -26,99 +130,33 @@ int runConversations(const QStringList &args)
         return kExitUsage;
     const QStringList words = parser.positionalArguments();
     const QString action = words.value(0, QStringLiteral("list"));
-    auto needs = [&](int count, const QString &shape) {
-        if (words.size() == count)
-            return true;
-        usageError(QStringLiteral("conversations ") + shape);
-        return false;
-    };
     const AppSettings settings = AppSettings::load();
     ConversationStore store;
     const Result<bool> opened = openStore(store, settings);
-    if (!opened) {
-        writeErr(QStringLiteral("sandcastle: ") + opened.error() + QLatin1Char('\n'));
-        return kExitFailure;
-    }
-    auto fail = [](const QString &message) {
-        writeErr(QStringLiteral("sandcastle: ") + message + QLatin1Char('\n'));
-        return kExitFailure;
-    };
+    if (!opened)
+        return failure(opened.error());
+    const Action a{settings,
+                   store,
+                   words,
+                   parser.isSet(json),
+                   parser.value(markdownFile),
+                   parser.value(bundleDir),
+                   parser.isSet(markdownFile),
+                   parser.isSet(bundleDir)};
     if (action == QLatin1String("list"))
-        return needs(words.isEmpty() ? 0 : 1, QStringLiteral("list"))
-                   ? listConversations(store, parser.isSet(json))
+        return a.needs(words.isEmpty() ? 0 : 1, QStringLiteral("list"))
+                   ? listConversations(store, a.json)
                    : kExitUsage;
-    if (action == QLatin1String("search")) {
-        if (words.size() < 2)
-            return usageError(QStringLiteral("conversations search TEXT"));
-        const Result<QList<SearchHit>> hits = store.search(words.mid(1).join(QLatin1Char(' ')));
-        if (!hits)
-            return fail(hits.error());
-        for (const SearchHit &hit : hits.value()) {
-            if (parser.isSet(json))
-                emitJson({{"type", "hit"},
-                          {"conversation", utf8(hit.conversationId)},
-                          {"title", utf8(hit.title)},
-                          {"role", utf8(hit.role)},
-                          {"snippet", utf8(hit.snippet)}});
-            else
-                writeOut(
-                    QStringLiteral("%1  %2  (%3) %4\n")
-                        .arg(hit.conversationId, hit.title, hit.role, hit.snippet.simplified()));
-        }
-        return hits.value().isEmpty() ? kExitFailure : kExitOk;
-    }
-    if (action == QLatin1String("show")) {
-        if (!needs(2, QStringLiteral("show ID")))
-            return kExitUsage;
-        const Result<QString> text = ConversationExport::markdown(store, words.at(1));
-        if (!text)
-            return fail(text.error());
-        writeOut(text.value());
-        return kExitOk;
-    }
-    if (action == QLatin1String("rename")) {
-        if (words.size() < 3)
-            return usageError(QStringLiteral("conversations rename ID TITLE"));
-        const Result<bool> renamed = store.rename(words.at(1), words.mid(2).join(QLatin1Char(' ')));
-        return renamed ? kExitOk : fail(renamed.error());
-    }
-    if (action == QLatin1String("delete")) {
-        if (!needs(2, QStringLiteral("delete ID")))
-            return kExitUsage;
-        const Result<QString> removed
-            = ConversationManager::remove(store,
-                                          ContainerEngine(settings.engine, settings.engineContext),
-                                          settings.dataDir,
-                                          words.at(1));
-        if (!removed)
-            return fail(removed.error());
-        if (!removed.value().isEmpty())
-            writeErr(QStringLiteral("sandcastle: note: ") + removed.value() + QLatin1Char('\n'));
-        return kExitOk;
-    }
-    if (action == QLatin1String("export")) {
-        if (!needs(2, QStringLiteral("export ID (--markdown FILE | --bundle DIR)")))
-            return kExitUsage;
-        if (parser.isSet(markdownFile) == parser.isSet(bundleDir))
-            return usageError(
-                QStringLiteral("export takes either --markdown FILE or --bundle DIR"));
-        const QString id = words.at(1);
-        if (parser.isSet(bundleDir)) {
-            const Result<QStringList> written
-                = ConversationExport::bundle(store, id, parser.value(bundleDir));
-            if (!written)
-                return fail(written.error());
-            writeOut(QStringLiteral("exported %1 files to %2\n")
-                         .arg(written.value().size())
-                         .arg(parser.value(bundleDir)));
-            return kExitOk;
-        }
-        const Result<bool> written
-            = ConversationExport::writeMarkdown(store, id, parser.value(markdownFile));
-        if (!written)
-            return fail(written.error());
-        return kExitOk;
-    }
+    if (action == QLatin1String("search"))
+        return search(a);
+    if (action == QLatin1String("show"))
+        return show(a);
+    if (action == QLatin1String("rename"))
+        return rename(a);
+    if (action == QLatin1String("delete"))
+        return remove(a);
+    if (action == QLatin1String("export"))
+        return exportTo(a);
     return usageError(QStringLiteral("unknown conversations action: ") + action);
 }
 

@@ -9,9 +9,15 @@
 #include <QEventLoop>
 #include <QFile>
 
+#include <optional>
+
 namespace Sandcastle::Cli {
 
-int runExec(const QStringList &args)
+namespace {
+
+// The options and the code of `exec` into `config` and `code`; a usage error's exit code
+// otherwise.
+std::optional<int> parseExec(const QStringList &args, SandboxConfig &config, QByteArray &code)
 {
     QCommandLineParser parser;
     const QCommandLineOption fresh(QStringLiteral("fresh"),
@@ -31,7 +37,6 @@ int runExec(const QStringList &args)
     if (positional.size() != 1)
         return usageError(QStringLiteral("exec needs exactly one FILE, or - for standard input"));
 
-    QByteArray code;
     if (positional.first() == QLatin1String("-")) {
         QFile in;
         if (!in.open(stdin, QIODevice::ReadOnly))
@@ -50,7 +55,7 @@ int runExec(const QStringList &args)
     const QString workspaceDir = parser.isSet(workspace)
                                      ? QDir(parser.value(workspace)).absolutePath()
                                      : settings.workspaceFor(id);
-    SandboxConfig config = settings.sandboxConfig(id, workspaceDir);
+    config = settings.sandboxConfig(id, workspaceDir);
     if (parser.isSet(timeout)) {
         bool ok = false;
         const double seconds = parser.value(timeout).toDouble(&ok);
@@ -66,7 +71,43 @@ int runExec(const QStringList &args)
     config.network = parser.isSet(network);
     // A single run either way; --fresh also makes the kernel the container's main process.
     config.fresh = parser.isSet(fresh);
+    return std::nullopt;
+}
 
+// What `exec` exits with for a run's result (DESIGN.md §3), saying why on stderr.
+int exitCodeFor(const ExecutionResult &result, const SandboxConfig &config)
+{
+    switch (result.status) {
+    case ExecutionResult::Status::Ok:
+        return 0;
+    case ExecutionResult::Status::Error:
+        writeErr(result.error);
+        return result.exitCode == 0 ? 1 : result.exitCode;
+    case ExecutionResult::Status::Timeout:
+        writeErr(
+            QStringLiteral("sandcastle: timed out after %1 s\n").arg(config.timeoutMs / 1000.0));
+        return 124;
+    case ExecutionResult::Status::OutOfMemory:
+        writeErr(QStringLiteral("sandcastle: ") + result.error + QLatin1Char('\n'));
+        return 137;
+    case ExecutionResult::Status::Killed:
+        writeErr(QStringLiteral("sandcastle: ") + result.error + QLatin1Char('\n'));
+        return 137;
+    case ExecutionResult::Status::EngineError:
+        writeErr(QStringLiteral("sandcastle: ") + result.error + QLatin1Char('\n'));
+        return kExitEngine;
+    }
+    return kExitEngine;
+}
+
+} // namespace
+
+int runExec(const QStringList &args)
+{
+    SandboxConfig config;
+    QByteArray code;
+    if (const std::optional<int> usage = parseExec(args, config, code))
+        return *usage;
     SandboxSession session(config);
     int exitCode = kExitEngine;
     QEventLoop loop;
@@ -78,32 +119,7 @@ int runExec(const QStringList &args)
                      });
     QObject::connect(
         &session, &SandboxSession::finished, &loop, [&](const ExecutionResult &result) {
-            switch (result.status) {
-            case ExecutionResult::Status::Ok:
-                exitCode = 0;
-                break;
-            case ExecutionResult::Status::Error:
-                writeErr(result.error);
-                exitCode = result.exitCode == 0 ? 1 : result.exitCode;
-                break;
-            case ExecutionResult::Status::Timeout:
-                writeErr(QStringLiteral("sandcastle: timed out after %1 s\n")
-                             .arg(config.timeoutMs / 1000.0));
-                exitCode = 124;
-                break;
-            case ExecutionResult::Status::OutOfMemory:
-                writeErr(QStringLiteral("sandcastle: ") + result.error + QLatin1Char('\n'));
-                exitCode = 137;
-                break;
-            case ExecutionResult::Status::Killed:
-                writeErr(QStringLiteral("sandcastle: ") + result.error + QLatin1Char('\n'));
-                exitCode = 137;
-                break;
-            case ExecutionResult::Status::EngineError:
-                writeErr(QStringLiteral("sandcastle: ") + result.error + QLatin1Char('\n'));
-                exitCode = kExitEngine;
-                break;
-            }
+            exitCode = exitCodeFor(result, config);
             loop.quit();
         });
     const SigintWatcher sigint([&session] {
