@@ -2,6 +2,7 @@
 // QCoreApplication (no display needed); everything else opens the window.
 #include <app/appsettings.h>
 #include <app/cli/cli.h>
+#include <sandbox/blockingjobs.h>
 #include <sandbox/containerengine.h>
 #include <ui/firstpaint.h>
 #include <ui/mainwindow.h>
@@ -40,9 +41,8 @@ int main(int argc, char *argv[])
     // UI thread, so that the window waits neither for the engine nor for the CPU it takes: only
     // containers whose owning process is gone are touched, never the one this instance starts.
     const Sandcastle::ContainerEngine engine(settings.engine, settings.engineContext);
-    Sandcastle::FirstPaintHook::after(&app, [engine] {
-        QThreadPool::globalInstance()->start([engine] { engine.reapOrphans(); });
-    });
+    Sandcastle::FirstPaintHook::after(
+        &app, [engine] { Sandcastle::blockingJobs()->start([engine] { engine.reapOrphans(); }); });
     Sandcastle::MainWindow window(settings);
     window.show();
     return app.exec();

@@ -1,5 +1,6 @@
 #include "sandboxsession.h"
 
+#include "blockingjobs.h"
 #include "containerengine.h"
 #include "pathguard.h"
 #include "processreaper.h"
@@ -434,7 +435,7 @@ void SandboxSession::checkQuota()
     QPointer<SandboxSession> self(this);
     const QString root = m_config.workspace;
     const qint64 runId = m_runId;
-    QThreadPool::globalInstance()->start([self, root, runId] {
+    blockingJobs()->start([self, root, runId] {
         const qint64 used = WorkspaceSnapshot::take(root, 200000).totalBytes();
         // The application as the context: the session may be gone by now.
         QMetaObject::invokeMethod(
@@ -642,7 +643,7 @@ void SandboxSession::removeContainerInBackground(const QStringList &removeArgume
     // before the process is, unless the engine takes longer than the removal's own limit.
     QPointer<SandboxSession> self(this);
     const QString engine = m_config.engine;
-    QThreadPool::globalInstance()->start([self, engine, removeArguments] {
+    blockingJobs()->start([self, engine, removeArguments] {
         ContainerEngine(engine).run(removeArguments, 10000);
         QMetaObject::invokeMethod(QCoreApplication::instance(), [self] {
             if (self)

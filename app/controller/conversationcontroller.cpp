@@ -6,6 +6,7 @@
 #include <app/store/conversationmanager.h>
 #include <app/store/conversationrecorder.h>
 #include <app/store/conversationstore.h>
+#include <sandbox/blockingjobs.h>
 #include <sandbox/containerengine.h>
 #include <sandbox/sandboxsession.h>
 
@@ -43,6 +44,11 @@ ConversationController::ConversationController(const AppSettings &settings, QObj
 
 ConversationController::~ConversationController()
 {
+    // Nobody listens any more; the container goes in the background (the window closing
+    // does not wait for the engine; the application waits for blockingJobs() at exit).
+    m_agent->blockSignals(true);
+    m_session->blockSignals(true);
+    m_session->release();
     // The agent and the session go before the store they write to.
     delete m_recorder;
     delete m_agent;
@@ -236,7 +242,7 @@ ConversationController::deleteConversation(const QString &conversationId)
     const ConversationInfo info = removed.value();
     QPointer<ConversationController> self(this);
     ++m_pendingDeletions;
-    QThreadPool::globalInstance()->start([self, engine, dataDir, info] {
+    blockingJobs()->start([self, engine, dataDir, info] {
         const Result<QString> left = ConversationManager::removeLeftovers(engine, dataDir, info);
         QMetaObject::invokeMethod(QCoreApplication::instance(), [self, info, left] {
             if (!self)

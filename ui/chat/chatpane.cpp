@@ -1,9 +1,9 @@
 #include "chatpane.h"
 
-#include "../icons.h"
 #include "promptedit.h"
 #include "transcriptdelegate.h"
 #include "transcriptmodel.h"
+#include <ui/icons.h>
 
 #include <QApplication>
 #include <QClipboard>

@@ -1,9 +1,11 @@
 #include "welcomepanel.h"
 
+#include <sandbox/blockingjobs.h>
 #include <sandbox/containerengine.h>
 
 #include <QCoreApplication>
 #include <QFutureWatcher>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <QHBoxLayout>
@@ -104,7 +106,7 @@ void WelcomePanel::checkSandbox(const QString &engine, const QString &context, c
         watcher->deleteLater();
     });
     // The strings keep the window's translation context, where their translations are.
-    watcher->setFuture(QtConcurrent::run([engine, context, image]() -> QString {
+    watcher->setFuture(QtConcurrent::run(blockingJobs(), [engine, context, image]() -> QString {
         const ContainerEngine containers(engine, context);
         const Result<QString> daemon = containers.checkDaemon();
         if (!daemon)

@@ -1,6 +1,5 @@
 #include "consolepane.h"
 
-#include "../icons.h"
 #include <QAction>
 #include <QContextMenuEvent>
 #include <QDir>
@@ -15,6 +14,7 @@
 #include <QSaveFile>
 #include <QScrollBar>
 #include <QTextCursor>
+#include <ui/icons.h>
 
 #include <limits>
 

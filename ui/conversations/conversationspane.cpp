@@ -1,7 +1,7 @@
 #include "conversationspane.h"
 
-#include "../icons.h"
 #include "conversationlistmodel.h"
+#include <ui/icons.h>
 
 #include <QAction>
 #include <QHBoxLayout>

@@ -1,7 +1,7 @@
 #include "editorpane.h"
 
-#include "../icons.h"
 #include "codeeditor.h"
+#include <ui/icons.h>
 
 #include <QCheckBox>
 #include <QFileInfo>

@@ -1,8 +1,9 @@
 #include "filespane.h"
 
-#include "../icons.h"
 #include "workspacemodel.h"
+#include <ui/icons.h>
 
+#include <sandbox/blockingjobs.h>
 #include <sandbox/pathguard.h>
 #include <ui/editor/codeeditor.h>
 
@@ -20,6 +21,7 @@
 #include <QStackedWidget>
 #include <QStandardItemModel>
 #include <QTableView>
+#include <QThreadPool>
 #include <QTreeView>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -152,7 +154,7 @@ void FilesPane::preview(const QString &relativePath)
     m_stack->setCurrentWidget(m_message);
     m_note->hide();
     // Off the UI thread: a large CSV or image must not stall the window.
-    m_loader.setFuture(QtConcurrent::run(&FilePreview::load, m_root, relativePath));
+    m_loader.setFuture(QtConcurrent::run(blockingJobs(), &FilePreview::load, m_root, relativePath));
 }
 
 void FilesPane::showPreview(const FilePreview &preview)

@@ -1,0 +1,152 @@
+#include <app/agent/agentrun.h>
+#include <app/appsettings.h>
+#include <app/controller/conversationcontroller.h>
+#include <app/store/conversationstore.h>
+#include <sandbox/sandboxsession.h>
+#include <support/fakeopenaiserver.h>
+#include <ui/chat/chatpane.h>
+#include <ui/chat/promptedit.h>
+#include <ui/mainwindow.h>
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtTest>
+
+using namespace Sandcastle;
+using namespace Sandcastle::Testing;
+
+// The window stays responsive while the container engine is slow: switching away from a
+// conversation, deleting one and stopping the agent hand the engine's work to the background.
+// The engine is tests/support/fake-docker (the real kernel on this machine) with every rm,
+// kill and ps taking FAKE_DOCKER_SLOW seconds.
+class TestWindowResponsive : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_state;
+    QTemporaryDir m_dataDir;
+
+    AppSettings settingsFor(const FakeOpenAiServer &server) const
+    {
+        AppSettings settings;
+        settings.dataDir = m_dataDir.path();
+        settings.baseUrl = server.baseUrl();
+        settings.model = QStringLiteral("fake-model");
+        settings.apiKey = QStringLiteral("test"); // no welcome panel
+        settings.engine = qEnvironmentVariable("SANDCASTLE_SOURCE_DIR")
+                          + QStringLiteral("/tests/support/fake-docker");
+        return settings;
+    }
+
+    // The longest the event loop went without running a 5 ms timer, over `ms`.
+    static qint64 longestStall(int ms)
+    {
+        QElapsedTimer clock;
+        clock.start();
+        qint64 last = 0;
+        qint64 longest = 0;
+        QEventLoop loop;
+        QTimer tick;
+        tick.setInterval(5);
+        QObject::connect(&tick, &QTimer::timeout, &loop, [&] {
+            const qint64 now = clock.elapsed();
+            longest = qMax(longest, now - last);
+            last = now;
+            if (now >= ms)
+                loop.quit();
+        });
+        tick.start();
+        loop.exec();
+        return longest;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(!qEnvironmentVariable("SANDCASTLE_SOURCE_DIR").isEmpty(),
+                 "SANDCASTLE_SOURCE_DIR is not set");
+        QStandardPaths::setTestModeEnabled(true);
+        qputenv("FAKE_DOCKER_STATE", m_state.path().toUtf8());
+    }
+
+    void cleanup() { qunsetenv("FAKE_DOCKER_SLOW"); }
+
+    void theWindowAnswersWhileASlowEngineRemovesContainers()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        MainWindow window(settingsFor(server));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        // A conversation with a running container.
+        QSignalSpy ran(window.controller(), &ConversationController::personRunFinished);
+        window.runPersonCode(QStringLiteral("x = 41"));
+        QVERIFY(ran.wait(20000));
+        QCOMPARE(window.session()->state(), SandboxSession::State::Ready);
+        const QString first = window.conversationId();
+
+        qputenv("FAKE_DOCKER_SLOW", "3");
+        QSignalSpy removed(window.session(), &SandboxSession::stopped);
+        QSignalSpy deleted(window.controller(), &ConversationController::deleteFinished);
+        QElapsedTimer clock;
+        clock.start();
+        window.newConversation(); // the old container goes
+        window.deleteConversation(first);
+        const qint64 actionsMs = clock.elapsed();
+        QVERIFY2(actionsMs < 500, qPrintable(QStringLiteral("took %1 ms").arg(actionsMs)));
+        QVERIFY(window.conversationId() != first);
+
+        // The person types meanwhile and sees it at once.
+        PromptEdit *prompt = window.chatPane()->promptEdit();
+        prompt->setFocus();
+        QTest::keyClicks(prompt, QStringLiteral("still here"));
+        QCOMPARE(prompt->toPlainText(), QStringLiteral("still here"));
+        const qint64 stall = longestStall(2000);
+        QVERIFY2(stall < 300, qPrintable(QStringLiteral("stalled %1 ms").arg(stall)));
+        QVERIFY(removed.isEmpty() || clock.elapsed() >= 2500);
+        QVERIFY(deleted.isEmpty() || clock.elapsed() >= 2500);
+
+        // And the engine's work does finish, in the background.
+        QTRY_VERIFY_WITH_TIMEOUT(!removed.isEmpty(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!deleted.isEmpty(), 20000);
+        QVERIFY2(deleted.first().at(1).toBool(), qPrintable(deleted.first().at(2).toString()));
+        QVERIFY(clock.elapsed() >= 2500);
+    }
+
+    void stoppingTheAgentDoesNotWaitForASlowEngine()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        server.enqueueToolCall(QStringLiteral("call_1"),
+                               QStringLiteral("run_python"),
+                               QByteArray("{\"code\": \"import time\\nprint('go', flush=True)"
+                                          "\\ntime.sleep(60)\"}"));
+        MainWindow window(settingsFor(server));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy output(window.agent(), &AgentRun::toolOutput);
+        QSignalSpy finished(window.agent(), &AgentRun::finished);
+        window.submitPrompt(QStringLiteral("sleep for a minute"));
+        QVERIFY(output.wait(20000));
+
+        qputenv("FAKE_DOCKER_SLOW", "3");
+        QSignalSpy removed(window.session(), &SandboxSession::stopped);
+        QElapsedTimer clock;
+        clock.start();
+        QTest::keyClick(&window, Qt::Key_Period, Qt::ControlModifier); // Stop
+        const qint64 stopMs = clock.elapsed();
+        QVERIFY2(stopMs < 500, qPrintable(QStringLiteral("stop took %1 ms").arg(stopMs)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 2000);
+        QCOMPARE(finished.first().at(0).toString(), QStringLiteral("stopped"));
+        const qint64 stall = longestStall(1500);
+        QVERIFY2(stall < 300, qPrintable(QStringLiteral("stalled %1 ms").arg(stall)));
+        QTRY_VERIFY_WITH_TIMEOUT(!removed.isEmpty(), 20000);
+        QVERIFY(clock.elapsed() >= 2500);
+    }
+};
+
+QTEST_MAIN(TestWindowResponsive)
+#include "tst_windowresponsive.moc"
