@@ -25,28 +25,12 @@ constexpr int kFlushIntervalMs = 16; // ~60 updates a second at most
 constexpr int kQuotaPollMs = 200;
 constexpr int kKillGraceMs = 5000;
 
-QString describeStartFailure(const QString &image, const QByteArray &stderrData)
-{
-    const QString err = QString::fromUtf8(stderrData).trimmed();
-    if (err.contains(QLatin1String("No such image"))
-        || err.contains(QLatin1String("Unable to find image"))
-        || err.contains(QLatin1String("pull access denied"))) {
-        return QStringLiteral(
-                   "the sandbox image %1 is missing; build it with 'sandcastle image build'")
-            .arg(image);
-    }
-    if (err.contains(QLatin1String("Cannot connect to the Docker daemon"))
-        || err.contains(QLatin1String("Is the docker daemon running")))
-        return QStringLiteral("the Docker daemon is not running: ") + err;
-    if (err.contains(QLatin1String("permission denied"), Qt::CaseInsensitive))
-        return QStringLiteral("permission denied talking to the container engine: ") + err;
-    return QStringLiteral("could not start the sandbox container: ") + err;
-}
 } // namespace
 
 SandboxSession::SandboxSession(SandboxConfig config, QObject *parent)
     : QObject(parent)
     , m_config(std::move(config))
+    , m_engine(SandboxEngine::forConfig(m_config))
 {
     m_timeoutTimer.setSingleShot(true);
     connect(&m_timeoutTimer, &QTimer::timeout, this, &SandboxSession::onTimeout);
@@ -57,6 +41,17 @@ SandboxSession::SandboxSession(SandboxConfig config, QObject *parent)
     connect(&m_flushTimer, &QTimer::timeout, this, &SandboxSession::flushOutput);
     m_quotaTimer.setInterval(kQuotaPollMs);
     connect(&m_quotaTimer, &QTimer::timeout, this, &SandboxSession::checkQuota);
+}
+
+void SandboxSession::setConfig(const SandboxConfig &config)
+{
+    m_config = config;
+    m_engine = SandboxEngine::forConfig(m_config);
+}
+
+void SandboxSession::startProcess(QProcess *process, const EngineCommand &command)
+{
+    process->start(command.program, command.arguments);
 }
 
 SandboxSession::~SandboxSession()
@@ -128,12 +123,12 @@ void SandboxSession::start()
                           .arg(QCoreApplication::applicationPid())
                           .arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
     setState(State::Starting);
-    const QStringList runArgs
-        = m_config.runArguments(m_containerName, QCoreApplication::applicationPid());
+    const EngineCommand create
+        = m_engine->createContainer(m_containerName, QCoreApplication::applicationPid());
     if (m_config.fresh) {
         // The container's main process is the kernel itself, on this process's pipes.
         startKernel();
-        m_kernel->start(m_config.engine, runArgs);
+        startProcess(m_kernel, create);
         return;
     }
     m_starter = new QProcess(this);
@@ -154,7 +149,7 @@ void SandboxSession::start()
                       "'%1' could not be started: is it installed? (apt-get install docker.io)")
                       .arg(m_config.engine));
     });
-    starter->start(m_config.engine, runArgs);
+    startProcess(starter, create);
 }
 
 void SandboxSession::onContainerStarted(int exitCode, const QByteArray &stderrData)
@@ -162,16 +157,11 @@ void SandboxSession::onContainerStarted(int exitCode, const QByteArray &stderrDa
     if (m_state != State::Starting)
         return;
     if (exitCode != 0) {
-        failStart(describeStartFailure(m_config.image, stderrData));
+        failStart(m_engine->describeStartFailure(stderrData));
         return;
     }
     startKernel();
-    m_kernel->start(m_config.engine,
-                    m_config.engineArguments({QStringLiteral("exec"),
-                                              QStringLiteral("--interactive"),
-                                              m_containerName,
-                                              QStringLiteral("python3"),
-                                              QStringLiteral("/opt/sandcastle/kernel.py")}));
+    startProcess(m_kernel, m_engine->execKernel(m_containerName));
 }
 
 void SandboxSession::startKernel()
@@ -479,8 +469,7 @@ void SandboxSession::killContainer()
     // Killing the exec'd CLI would leave the code running: stop the container itself.
     auto *killer = new QProcess(this);
     connect(killer, &QProcess::finished, killer, &QObject::deleteLater);
-    killer->start(m_config.engine,
-                  m_config.engineArguments({QStringLiteral("kill"), m_containerName}));
+    startProcess(killer, m_engine->killContainer(m_containerName));
     // If the kernel pipe does not close in time, give up on it.
     QTimer::singleShot(kKillGraceMs, this, [this, runId = m_runId] {
         if (m_running && m_runId == runId && m_kernel)
@@ -497,7 +486,7 @@ void SandboxSession::onKernelFinished(int exitCode)
     const QString diagnostics = QString::fromUtf8(m_kernelStderr).trimmed();
     if (m_state == State::Starting) {
         failStart(m_config.fresh
-                      ? describeStartFailure(m_config.image, m_kernelStderr)
+                      ? m_engine->describeStartFailure(m_kernelStderr)
                       : QStringLiteral("the sandbox kernel did not start: ") + diagnostics);
         return;
     }
@@ -534,13 +523,7 @@ void SandboxSession::onKernelFinished(int exitCode)
             }
             endKernelRun(exitCode, diagnostics, death);
         });
-        probe->start(
-            m_config.engine,
-            m_config.engineArguments({QStringLiteral("exec"),
-                                      m_containerName,
-                                      QStringLiteral("cat"),
-                                      QStringLiteral("/sys/fs/cgroup/memory/memory.oom_control"),
-                                      QStringLiteral("/sys/fs/cgroup/memory.events")}));
+        startProcess(probe, m_engine->readOomCounters(m_containerName));
         QTimer::singleShot(kKillGraceMs, probe, [probe] { probe->kill(); });
         return;
     }
@@ -630,21 +613,18 @@ void SandboxSession::removeContainerAsync()
 {
     if (m_containerName.isEmpty())
         return;
-    QProcess::startDetached(
-        m_config.engine,
-        m_config.engineArguments(
-            {QStringLiteral("rm"), QStringLiteral("--force"), m_containerName}));
+    const EngineCommand remove = m_engine->removeContainer(m_containerName);
+    QProcess::startDetached(remove.program, remove.arguments);
     m_containerName.clear();
 }
 
-void SandboxSession::removeContainerInBackground(const QStringList &removeArguments)
+void SandboxSession::removeContainerInBackground(const EngineCommand &remove)
 {
-    // On the pool, which the application waits for when it exits: the container is gone
-    // before the process is, unless the engine takes longer than the removal's own limit.
+    // On the blocking pool, which the application waits for when it exits: the container is
+    // gone before the process is, unless the engine takes longer than the removal's own limit.
     QPointer<SandboxSession> self(this);
-    const QString engine = m_config.engine;
-    blockingJobs()->start([self, engine, removeArguments] {
-        ContainerEngine(engine).run(removeArguments, 10000);
+    blockingJobs()->start([self, remove] {
+        ContainerEngine(remove.program).run(remove.arguments, 10000);
         QMetaObject::invokeMethod(QCoreApplication::instance(), [self] {
             if (self)
                 Q_EMIT self->stopped();
@@ -698,10 +678,9 @@ void SandboxSession::shutDown(bool waitForRemoval)
     const QString container = m_containerName;
     m_containerName.clear();
     if (!container.isEmpty()) {
-        const QStringList remove = m_config.engineArguments(
-            {QStringLiteral("rm"), QStringLiteral("--force"), container});
+        const EngineCommand remove = m_engine->removeContainer(container);
         if (waitForRemoval) {
-            ContainerEngine(m_config.engine).run(remove, 10000);
+            ContainerEngine(remove.program).run(remove.arguments, 10000);
             Q_EMIT stopped();
         } else {
             removeContainerInBackground(remove);

@@ -4,6 +4,7 @@
 #include "kernelprotocol.h"
 #include "outputbatcher.h"
 #include "sandboxconfig.h"
+#include "sandboxengine.h"
 #include "workspacesnapshot.h"
 
 #include <QElapsedTimer>
@@ -11,6 +12,7 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <memory>
 #include <optional>
 
 class QProcess;
@@ -36,7 +38,9 @@ public:
 
     const SandboxConfig &config() const { return m_config; }
     // Takes effect when the next container starts (stop() to start one now).
-    void setConfig(const SandboxConfig &config) { m_config = config; }
+    void setConfig(const SandboxConfig &config);
+    // The engine commands the session runs (made from the config).
+    const SandboxEngine &engine() const { return *m_engine; }
     State state() const { return m_state; }
     QString containerName() const { return m_containerName; }
 
@@ -67,7 +71,8 @@ Q_SIGNALS:
 
 private:
     void shutDown(bool waitForRemoval);
-    void removeContainerInBackground(const QStringList &removeArguments);
+    void removeContainerInBackground(const EngineCommand &remove);
+    void startProcess(QProcess *process, const EngineCommand &command);
     struct PendingRun
     {
         bool shell = false;
@@ -102,6 +107,7 @@ private:
     bool prepareWorkspace(QString *error) const;
 
     SandboxConfig m_config;
+    std::unique_ptr<SandboxEngine> m_engine;
     State m_state = State::Stopped;
     QString m_containerName;
     QPointer<QProcess> m_starter;

@@ -1,4 +1,5 @@
 #include <sandbox/sandboxconfig.h>
+#include <sandbox/sandboxengine.h>
 
 #include <QtTest>
 
@@ -111,6 +112,47 @@ private Q_SLOTS:
         qunsetenv("SANDCASTLE_ENGINE");
         QCOMPARE(config.image, QStringLiteral("custom:1"));
         QCOMPARE(config.engine, QStringLiteral("podman"));
+    }
+
+    void theLocalEngineSpeaksTheCliOfItsContext()
+    {
+        SandboxConfig config;
+        config.engine = QStringLiteral("podman");
+        config.context = QStringLiteral("remote");
+        config.workspace = QStringLiteral("/tmp/ws");
+        const std::unique_ptr<SandboxEngine> engine = SandboxEngine::forConfig(config);
+        QCOMPARE(engine->workspaceStrategy(), WorkspaceStrategy::Bind);
+        const EngineCommand create = engine->createContainer(QStringLiteral("box"), 42);
+        QCOMPARE(create.program, QStringLiteral("podman"));
+        QCOMPARE(create.arguments, config.runArguments(QStringLiteral("box"), 42));
+        const QStringList context{QStringLiteral("--context"), QStringLiteral("remote")};
+        const QStringList exec{QStringLiteral("exec"),
+                               QStringLiteral("--interactive"),
+                               QStringLiteral("box"),
+                               QStringLiteral("python3"),
+                               QStringLiteral("/opt/sandcastle/kernel.py")};
+        QCOMPARE(engine->execKernel(QStringLiteral("box")).arguments, context + exec);
+        const QStringList remove{
+            QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("box")};
+        QCOMPARE(engine->removeContainer(QStringLiteral("box")).arguments, context + remove);
+        const QStringList kill{QStringLiteral("kill"), QStringLiteral("box")};
+        QCOMPARE(engine->killContainer(QStringLiteral("box")).arguments, context + kill);
+        QVERIFY(engine->readOomCounters(QStringLiteral("box"))
+                    .arguments.contains(QStringLiteral("/sys/fs/cgroup/memory.events")));
+    }
+
+    void startFailuresSayWhatToDo()
+    {
+        SandboxConfig config;
+        config.image = QStringLiteral("mine:1");
+        const std::unique_ptr<SandboxEngine> engine = SandboxEngine::forConfig(config);
+        QVERIFY(engine->describeStartFailure("Unable to find image 'mine:1' locally")
+                    .contains(QStringLiteral("sandcastle image build")));
+        QVERIFY(engine->describeStartFailure("Cannot connect to the Docker daemon at unix://")
+                    .startsWith(QStringLiteral("the Docker daemon is not running")));
+        QVERIFY(engine->describeStartFailure("Got permission denied while trying to connect")
+                    .startsWith(QStringLiteral("permission denied")));
+        QVERIFY(engine->describeStartFailure("boom").endsWith(QStringLiteral("boom")));
     }
 };
 

@@ -1,0 +1,74 @@
+#pragma once
+
+#include "sandboxconfig.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+namespace Sandcastle {
+
+// One command for the engine's CLI: the program and its arguments.
+struct EngineCommand
+{
+    QString program;
+    QStringList arguments;
+};
+
+// How the workspace reaches /workspace in the container. Bind: a local daemon mounts the host
+// folder. Copy: a remote daemon (or Podman remote, later Kubernetes) cannot see the host's
+// folders, so the files travel as archives into a volume of the conversation and the changed
+// ones come back (the remote-engine issue adds that engine and its sync steps).
+enum class WorkspaceStrategy { Bind, Copy };
+
+// What a SandboxSession asks of a container engine, as commands it runs itself (the session
+// owns the processes, their pipes and their timing). The kernel protocol on the pipes is the
+// same whatever the engine.
+class SandboxEngine
+{
+public:
+    virtual ~SandboxEngine() = default;
+
+    virtual WorkspaceStrategy workspaceStrategy() const = 0;
+    // Creates the conversation's hardened, long-lived container (fresh mode: a container whose
+    // main process is the kernel, on the command's pipes, removed when it ends).
+    virtual EngineCommand createContainer(const QString &name, qint64 ownerPid) const = 0;
+    // The kernel inside a running container, on the command's pipes.
+    virtual EngineCommand execKernel(const QString &name) const = 0;
+    // Kills the container's processes: killing the CLI that exec'd the kernel would not.
+    virtual EngineCommand killContainer(const QString &name) const = 0;
+    virtual EngineCommand removeContainer(const QString &name) const = 0;
+    // Prints the container cgroup's OOM counters (v1 and v2 files), to tell an OOM kill from
+    // another death of the kernel.
+    virtual EngineCommand readOomCounters(const QString &name) const = 0;
+    // Why the container could not be created, in words a person can act on.
+    virtual QString describeStartFailure(const QByteArray &stderrData) const = 0;
+
+    // The engine a session with this configuration uses.
+    static std::unique_ptr<SandboxEngine> forConfig(const SandboxConfig &config);
+};
+
+// The docker (or podman) CLI talking to a daemon on this machine, through --context or
+// DOCKER_HOST if set: the workspace is bind-mounted.
+class LocalCliEngine final : public SandboxEngine
+{
+public:
+    explicit LocalCliEngine(SandboxConfig config);
+
+    WorkspaceStrategy workspaceStrategy() const override { return WorkspaceStrategy::Bind; }
+    EngineCommand createContainer(const QString &name, qint64 ownerPid) const override;
+    EngineCommand execKernel(const QString &name) const override;
+    EngineCommand killContainer(const QString &name) const override;
+    EngineCommand removeContainer(const QString &name) const override;
+    EngineCommand readOomCounters(const QString &name) const override;
+    QString describeStartFailure(const QByteArray &stderrData) const override;
+
+private:
+    EngineCommand command(const QStringList &arguments) const;
+
+    SandboxConfig m_config;
+};
+
+} // namespace Sandcastle
