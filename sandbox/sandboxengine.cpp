@@ -1,5 +1,12 @@
 #include "sandboxengine.h"
 
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace Sandcastle {
 
 std::unique_ptr<SandboxEngine> SandboxEngine::forConfig(const SandboxConfig &config)
@@ -66,6 +73,44 @@ QString LocalCliEngine::describeStartFailure(const QByteArray &stderrData) const
     if (err.contains(QLatin1String("permission denied"), Qt::CaseInsensitive))
         return QStringLiteral("permission denied talking to the container engine: ") + err;
     return QStringLiteral("could not start the sandbox container: ") + err;
+}
+
+Result<bool> LocalCliEngine::prepareWorkspace() const
+{
+    if (m_config.workspace.isEmpty())
+        return Result<bool>::ok(true);
+    if (m_config.workspace.contains(QLatin1Char(','))) {
+        return Result<bool>::failure(QStringLiteral("the workspace path must not contain a comma: ")
+                                     + m_config.workspace);
+    }
+    if (!QDir().mkpath(m_config.workspace)) {
+        return Result<bool>::failure(QStringLiteral("cannot create the workspace folder ")
+                                     + m_config.workspace);
+    }
+    // Root on the host runs the code as the image's user 1000; give it the workspace, and what
+    // root put inside (an uploaded file, an exported bundle), so that the code can change it.
+    // lchown: a symlink is handed over itself, never what it points to.
+    if (::getuid() == 0) {
+        const QString root = QDir(m_config.workspace).absolutePath();
+        if (::chown(QFile::encodeName(root).constData(), 1000, 1000) != 0) {
+            return Result<bool>::failure(
+                QStringLiteral("cannot hand the workspace to the sandbox user: ")
+                + m_config.workspace);
+        }
+        QDirIterator it(root,
+                        QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QByteArray path = QFile::encodeName(it.next());
+            struct stat st
+            {
+            };
+            if (::lstat(path.constData(), &st) == 0 && st.st_uid == 0
+                && ::lchown(path.constData(), 1000, 1000) != 0)
+                qWarning("sandbox: cannot hand %s to the sandbox user", path.constData());
+        }
+    }
+    return Result<bool>::ok(true);
 }
 
 } // namespace Sandcastle

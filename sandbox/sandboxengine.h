@@ -1,5 +1,6 @@
 #pragma once
 
+#include "result.h"
 #include "sandboxconfig.h"
 
 #include <QByteArray>
@@ -32,6 +33,9 @@ public:
     virtual ~SandboxEngine() = default;
 
     virtual WorkspaceStrategy workspaceStrategy() const = 0;
+    // Readies the workspace before a container starts: bind makes the folder and hands it to
+    // the sandbox's user; copy will bring the files into the conversation's volume.
+    virtual Result<bool> prepareWorkspace() const = 0;
     // Creates the conversation's hardened, long-lived container (fresh mode: a container whose
     // main process is the kernel, on the command's pipes, removed when it ends).
     virtual EngineCommand createContainer(const QString &name, qint64 ownerPid) const = 0;
@@ -58,6 +62,7 @@ public:
     explicit LocalCliEngine(SandboxConfig config);
 
     WorkspaceStrategy workspaceStrategy() const override { return WorkspaceStrategy::Bind; }
+    Result<bool> prepareWorkspace() const override;
     EngineCommand createContainer(const QString &name, qint64 ownerPid) const override;
     EngineCommand execKernel(const QString &name) const override;
     EngineCommand killContainer(const QString &name) const override;

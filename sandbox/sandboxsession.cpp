@@ -69,53 +69,14 @@ void SandboxSession::setState(State state)
     Q_EMIT stateChanged(state);
 }
 
-bool SandboxSession::prepareWorkspace(QString *error) const
-{
-    if (m_config.workspace.isEmpty())
-        return true;
-    if (m_config.workspace.contains(QLatin1Char(','))) {
-        *error
-            = QStringLiteral("the workspace path must not contain a comma: ") + m_config.workspace;
-        return false;
-    }
-    if (!QDir().mkpath(m_config.workspace)) {
-        *error = QStringLiteral("cannot create the workspace folder ") + m_config.workspace;
-        return false;
-    }
-    // Root on the host runs the code as the image's user 1000; give it the workspace, and what
-    // root put inside (an uploaded file, an exported bundle), so that the code can change it.
-    // lchown: a symlink is handed over itself, never what it points to.
-    if (::getuid() == 0) {
-        const QString root = QDir(m_config.workspace).absolutePath();
-        if (::chown(QFile::encodeName(root).constData(), 1000, 1000) != 0) {
-            *error = QStringLiteral("cannot hand the workspace to the sandbox user: ")
-                     + m_config.workspace;
-            return false;
-        }
-        QDirIterator it(root,
-                        QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
-                        QDirIterator::Subdirectories);
-        while (it.hasNext()) {
-            const QByteArray path = QFile::encodeName(it.next());
-            struct stat st
-            {
-            };
-            if (::lstat(path.constData(), &st) == 0 && st.st_uid == 0
-                && ::lchown(path.constData(), 1000, 1000) != 0)
-                qWarning("sandbox: cannot hand %s to the sandbox user", path.constData());
-        }
-    }
-    return true;
-}
-
 void SandboxSession::start()
 {
     if (m_state != State::Stopped)
         return;
-    QString error;
-    if (!prepareWorkspace(&error)) {
+    const Result<bool> prepared = m_engine->prepareWorkspace();
+    if (!prepared) {
         setState(State::Starting);
-        failStart(error);
+        failStart(prepared.error());
         return;
     }
     m_oomKillsSeen = 0; // a new container's cgroup starts counting at 0
@@ -508,18 +469,18 @@ void SandboxSession::onKernelFinished(int exitCode)
             }
             // cat fails on the cgroup version the host does not have, after the
             // other file: the count is what matters.
-            Death death = Death::Gone;
+            KernelDeath death = KernelDeath::Gone;
             if (kills) {
                 const bool oom = *kills > m_oomKillsSeen;
                 m_oomKillsSeen = *kills;
                 if (exitCode == 137)
-                    death = oom ? Death::OutOfMemory : Death::Signal;
+                    death = oom ? KernelDeath::OutOfMemory : KernelDeath::Signal;
             } else {
                 const QByteArray err = probe->readAllStandardError();
                 death = err.contains("Cannot connect to the Docker daemon")
                                 || err.contains("Is the docker daemon running")
-                            ? Death::DaemonGone
-                            : Death::ContainerGone;
+                            ? KernelDeath::DaemonGone
+                            : KernelDeath::ContainerGone;
             }
             endKernelRun(exitCode, diagnostics, death);
         });
@@ -529,10 +490,10 @@ void SandboxSession::onKernelFinished(int exitCode)
     }
     endKernelRun(exitCode,
                  diagnostics,
-                 exitCode == 137 && m_config.fresh ? Death::OutOfMemory : Death::Gone);
+                 exitCode == 137 && m_config.fresh ? KernelDeath::OutOfMemory : KernelDeath::Gone);
 }
 
-void SandboxSession::endKernelRun(int exitCode, const QString &diagnostics, Death death)
+void SandboxSession::endKernelRun(int exitCode, const QString &diagnostics, KernelDeath death)
 {
     const bool wasRunning = m_running;
     removeContainerAsync();
@@ -540,57 +501,16 @@ void SandboxSession::endKernelRun(int exitCode, const QString &diagnostics, Deat
     if (!wasRunning)
         return;
     ExecutionResult result = m_current;
-    result.stateLost = true;
-    if (m_killed && m_stopReason == StopReason::Timeout) {
-        result.status = ExecutionResult::Status::Timeout;
-        result.exitCode = 124;
-        result.error
-            = QStringLiteral("the run took longer than its time limit and did not stop when "
-                             "interrupted; the sandbox was restarted, so variables are gone");
-    } else if (m_killed && m_stopReason == StopReason::Quota) {
-        result.status = ExecutionResult::Status::Killed;
-        result.exitCode = 137;
-        result.error = quotaMessage() + QStringLiteral("; variables are gone");
-    } else if (m_killed) {
-        result.status = ExecutionResult::Status::Killed;
-        result.exitCode = 137;
-        result.error
-            = m_stopReason == StopReason::OutputCap
-                  ? QStringLiteral(
-                        "the run printed more than %1 MiB and was stopped; variables are gone")
-                        .arg(m_config.outputHardCapBytes / (1024 * 1024))
-                  : QStringLiteral("the run was stopped; variables are gone");
-    } else if (death == Death::OutOfMemory) {
-        result.status = ExecutionResult::Status::OutOfMemory;
-        result.exitCode = 137;
-        result.error = QStringLiteral("the run used more memory than the sandbox allows (%1) and "
-                                      "was killed; variables are gone")
-                           .arg(m_config.memory);
-    } else if (death == Death::DaemonGone || death == Death::ContainerGone) {
-        result.status = ExecutionResult::Status::Killed;
-        result.exitCode = 137;
-        result.error
-            = death == Death::DaemonGone
-                  ? QStringLiteral("the Docker daemon stopped during the run, and the sandbox "
-                                   "with it; variables are gone (the next run starts a new "
-                                   "sandbox once the daemon is back)")
-                  : QStringLiteral("the sandbox container stopped during the run (the Docker "
-                                   "daemon restarted, the container was stopped from outside, "
-                                   "or its init was killed); variables are gone, the next run "
-                                   "starts a new sandbox");
-    } else if (death == Death::Signal) {
-        result.status = ExecutionResult::Status::Killed;
-        result.exitCode = 137;
-        result.error = QStringLiteral("the sandbox kernel stopped unexpectedly: something in the "
-                                      "sandbox killed it (SIGKILL); variables are gone");
-    } else {
-        result.status = ExecutionResult::Status::Killed;
-        result.exitCode = exitCode < 0 ? 137 : exitCode;
-        result.error = QStringLiteral("the sandbox kernel stopped unexpectedly (exit code %1) %2")
-                           .arg(exitCode)
-                           .arg(diagnostics)
-                           .trimmed();
-    }
+    KernelEnd end;
+    end.killedByHost = m_killed;
+    end.reason = m_stopReason;
+    end.death = death;
+    end.exitCode = exitCode;
+    end.diagnostics = diagnostics;
+    end.memory = m_config.memory;
+    end.outputCapBytes = m_config.outputHardCapBytes;
+    end.quotaMessage = quotaMessage();
+    describeKernelEnd(end, result);
     finishRun(result);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "executionresult.h"
+#include "kernelend.h"
 #include "kernelprotocol.h"
 #include "outputbatcher.h"
 #include "sandboxconfig.h"
@@ -79,17 +80,13 @@ private:
         QString code;
         int timeoutMs = -1;
     };
-    enum class StopReason { None, Timeout, OutputCap, Quota, Person };
 
     void setState(State state);
     void onContainerStarted(int exitCode, const QByteArray &stderrData);
     void startKernel();
     void onKernelOutput();
     void onKernelFinished(int exitCode);
-    // How a kernel that died during a run went: OOM-killed, killed by a signal from inside the
-    // sandbox, with its container, with the engine's daemon, or unknown.
-    enum class Death { OutOfMemory, Signal, ContainerGone, DaemonGone, Gone };
-    void endKernelRun(int exitCode, const QString &diagnostics, Death death);
+    void endKernelRun(int exitCode, const QString &diagnostics, KernelDeath death);
     void handleEvent(const KernelEvent &event);
     void dispatch(const PendingRun &run);
     void flushOutput();
@@ -104,7 +101,6 @@ private:
     void submit(const PendingRun &run);
     void openSpillLog();
     void removeContainerAsync();
-    bool prepareWorkspace(QString *error) const;
 
     SandboxConfig m_config;
     std::unique_ptr<SandboxEngine> m_engine;

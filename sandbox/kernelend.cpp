@@ -1,0 +1,60 @@
+#include "kernelend.h"
+
+namespace Sandcastle {
+
+void describeKernelEnd(const KernelEnd &end, ExecutionResult &result)
+{
+    result.stateLost = true;
+    if (end.killedByHost && end.reason == StopReason::Timeout) {
+        result.status = ExecutionResult::Status::Timeout;
+        result.exitCode = 124;
+        result.error
+            = QStringLiteral("the run took longer than its time limit and did not stop when "
+                             "interrupted; the sandbox was restarted, so variables are gone");
+    } else if (end.killedByHost && end.reason == StopReason::Quota) {
+        result.status = ExecutionResult::Status::Killed;
+        result.exitCode = 137;
+        result.error = end.quotaMessage + QStringLiteral("; variables are gone");
+    } else if (end.killedByHost) {
+        result.status = ExecutionResult::Status::Killed;
+        result.exitCode = 137;
+        result.error
+            = end.reason == StopReason::OutputCap
+                  ? QStringLiteral(
+                        "the run printed more than %1 MiB and was stopped; variables are gone")
+                        .arg(end.outputCapBytes / (1024 * 1024))
+                  : QStringLiteral("the run was stopped; variables are gone");
+    } else if (end.death == KernelDeath::OutOfMemory) {
+        result.status = ExecutionResult::Status::OutOfMemory;
+        result.exitCode = 137;
+        result.error = QStringLiteral("the run used more memory than the sandbox allows (%1) and "
+                                      "was killed; variables are gone")
+                           .arg(end.memory);
+    } else if (end.death == KernelDeath::DaemonGone || end.death == KernelDeath::ContainerGone) {
+        result.status = ExecutionResult::Status::Killed;
+        result.exitCode = 137;
+        result.error
+            = end.death == KernelDeath::DaemonGone
+                  ? QStringLiteral("the Docker daemon stopped during the run, and the sandbox "
+                                   "with it; variables are gone (the next run starts a new "
+                                   "sandbox once the daemon is back)")
+                  : QStringLiteral("the sandbox container stopped during the run (the Docker "
+                                   "daemon restarted, the container was stopped from outside, "
+                                   "or its init was killed); variables are gone, the next run "
+                                   "starts a new sandbox");
+    } else if (end.death == KernelDeath::Signal) {
+        result.status = ExecutionResult::Status::Killed;
+        result.exitCode = 137;
+        result.error = QStringLiteral("the sandbox kernel stopped unexpectedly: something in the "
+                                      "sandbox killed it (SIGKILL); variables are gone");
+    } else {
+        result.status = ExecutionResult::Status::Killed;
+        result.exitCode = end.exitCode < 0 ? 137 : end.exitCode;
+        result.error = QStringLiteral("the sandbox kernel stopped unexpectedly (exit code %1) %2")
+                           .arg(end.exitCode)
+                           .arg(end.diagnostics)
+                           .trimmed();
+    }
+}
+
+} // namespace Sandcastle

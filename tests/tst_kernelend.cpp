@@ -1,0 +1,79 @@
+#include <sandbox/kernelend.h>
+
+#include <QtTest>
+
+using namespace Sandcastle;
+
+// What a person is told when the kernel ends in the middle of a run, case by case.
+class TestKernelEnd : public QObject
+{
+    Q_OBJECT
+
+    static ExecutionResult describe(const KernelEnd &end)
+    {
+        ExecutionResult result;
+        result.stdoutText = QStringLiteral("kept\n");
+        describeKernelEnd(end, result);
+        return result;
+    }
+
+private Q_SLOTS:
+    void aTimeoutTheCodeIgnoredEndsAsATimeout()
+    {
+        KernelEnd end;
+        end.killedByHost = true;
+        end.reason = StopReason::Timeout;
+        const ExecutionResult r = describe(end);
+        QCOMPARE(r.status, ExecutionResult::Status::Timeout);
+        QCOMPARE(r.exitCode, 124);
+        QVERIFY(r.stateLost);
+        QVERIFY(r.error.contains(QStringLiteral("time limit")));
+        QCOMPARE(r.stdoutText, QStringLiteral("kept\n")); // what it printed stays
+    }
+
+    void hostStopsSayWhichLimit()
+    {
+        KernelEnd end;
+        end.killedByHost = true;
+        end.reason = StopReason::Quota;
+        end.quotaMessage = QStringLiteral("the workspace grew past 64 MiB");
+        QCOMPARE(describe(end).error,
+                 QStringLiteral("the workspace grew past 64 MiB; variables are gone"));
+        end.reason = StopReason::OutputCap;
+        end.outputCapBytes = 64 * 1024 * 1024;
+        QVERIFY(describe(end).error.contains(QStringLiteral("more than 64 MiB")));
+        end.reason = StopReason::Person;
+        const ExecutionResult r = describe(end);
+        QCOMPARE(r.status, ExecutionResult::Status::Killed);
+        QCOMPARE(r.exitCode, 137);
+        QCOMPARE(r.error, QStringLiteral("the run was stopped; variables are gone"));
+    }
+
+    void deathsFromInsideAreToldApart()
+    {
+        KernelEnd end;
+        end.memory = QStringLiteral("256m");
+        end.death = KernelDeath::OutOfMemory;
+        QCOMPARE(describe(end).status, ExecutionResult::Status::OutOfMemory);
+        QVERIFY(describe(end).error.contains(QStringLiteral("(256m)")));
+        end.death = KernelDeath::Signal;
+        QVERIFY(describe(end).error.contains(QStringLiteral("SIGKILL")));
+        end.death = KernelDeath::DaemonGone;
+        QVERIFY(describe(end).error.contains(QStringLiteral("daemon stopped")));
+        end.death = KernelDeath::ContainerGone;
+        QVERIFY(describe(end).error.contains(QStringLiteral("container stopped")));
+        end.death = KernelDeath::Gone;
+        end.exitCode = 3;
+        end.diagnostics = QStringLiteral("Traceback: boom");
+        const ExecutionResult r = describe(end);
+        QCOMPARE(r.exitCode, 3);
+        QCOMPARE(r.error,
+                 QStringLiteral("the sandbox kernel stopped unexpectedly (exit code 3) "
+                                "Traceback: boom"));
+        end.exitCode = -1;
+        QCOMPARE(describe(end).exitCode, 137);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKernelEnd)
+#include "tst_kernelend.moc"
