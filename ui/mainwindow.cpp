@@ -399,7 +399,8 @@ void MainWindow::connectAgent()
         &AgentRun::toolAnswered,
         this,
         [this](
-            const QString &id, const QString &status, const QString &, const QStringList &files) {
+            const QString &id, ToolResultStatus result, const QString &, const QStringList &files) {
+            const QString status = toolResultStatusName(result);
             m_editorPane->setCallStatus(id, status);
             m_chat->addToolResult(id, status, status == QLatin1String("ok") ? 0 : 1, 0, files);
             if (!files.isEmpty())

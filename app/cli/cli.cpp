@@ -393,10 +393,11 @@ int runChat(const QStringList &args)
                      &AgentRun::toolAnswered,
                      &loop,
                      [&](const QString &id,
-                         const QString &status,
+                         ToolResultStatus result,
                          const QString &error,
                          const QStringList &answeredFiles) {
-                         const int answeredExit = status == QLatin1String("ok") ? 0 : 1;
+                         const QString status = toolResultStatusName(result);
+                         const int answeredExit = result == ToolResultStatus::Ok ? 0 : 1;
                          if (asJson) {
                              nlohmann::ordered_json files = nlohmann::ordered_json::array();
                              for (const QString &f : answeredFiles)
