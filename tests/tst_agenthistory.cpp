@@ -1,6 +1,7 @@
 #include <app/agent/agentrun.h>
 #include <app/agent/contextbudget.h>
 #include <app/agent/modelprofiles.h>
+#include <app/agent/storedhistory.h>
 #include <app/llm/chatclient.h>
 #include <app/store/conversationrecorder.h>
 #include <app/store/conversationstore.h>
@@ -276,6 +277,30 @@ private Q_SLOTS:
         QVERIFY(sent[4]["content"].get<std::string>().find("interrupted") != std::string::npos);
         QCOMPARE(sent[5]["content"].get<std::string>(), std::string("what is x?"));
         QCOMPARE(sent.size(), size_t(6)); // the stray result without a call is dropped
+    }
+
+    void aStoredHistoryIsRepairedForStrictServersWithoutTheAgent()
+    {
+        const nlohmann::json stored = nlohmann::json::array(
+            {{{"role", "system"}, {"content", "an old prompt"}},
+             {{"role", "user"}, {"content", "make x"}},
+             toolCallMessage("c1", "x = 1"),
+             toolResultMessage("c1", ""),
+             toolCallMessage("c2", "x = 42"),
+             {{"role", "tool"}, {"tool_call_id", "stray"}, {"content", "{}"}},
+             {{"role", "user"}, {"content", "and?"}},
+             {{"role", "nobody"}, {"content", "?"}}});
+        const QList<Message> history = historyFromStore(stored);
+        QCOMPARE(history.size(), 6); // no system, no stray result, no unknown role; one answer
+        QVERIFY(history[0] == Message::user(QStringLiteral("make x")));
+        QCOMPARE(history[3].toolCalls.first().id, QStringLiteral("c2"));
+        QVERIFY(history[4].role == Message::Role::Tool);
+        QCOMPARE(history[4].toolCallId, QStringLiteral("c2"));
+        QVERIFY(history[4].text.contains(QStringLiteral("interrupted")));
+        QCOMPARE(history[5].text, QStringLiteral("and?"));
+        QCOMPARE(lastPythonCode(history), QStringLiteral("x = 42"));
+        QVERIFY(lastPythonCode({}).isEmpty());
+        QVERIFY(historyFromStore(nlohmann::json::object()).isEmpty());
     }
 
     void stoppingWhileTheModelWritesKeepsThePartialAnswerAndTheConversationGoesOn()

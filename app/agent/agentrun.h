@@ -57,7 +57,8 @@ public:
     void stopCode();
     void stopAfterStep();
     // Ask-first mode: runs the waiting code, as the person edited it (the model is told of
-    // any change), or declines it with a reason the model gets.
+    // any change; a host tool's call runs as the model wrote it), or declines it with a
+    // reason the model gets.
     void approve(const QString &code);
     void reject(const QString &reason = QString());
     bool isAwaitingApproval() const { return m_awaiting.has_value(); }
@@ -81,7 +82,8 @@ Q_SIGNALS:
     // The `code` argument decoded as far as it has streamed: lets the editor follow along.
     void toolCodeChanged(const QString &id, const QString &code);
     void toolCall(const QString &id, const QString &name, const QString &arguments);
-    // Ask-first mode: this code waits for approve() or reject().
+    // Ask-first mode: this code waits for approve() or reject(). For a host tool that asks
+    // (an MCP tool), `code` is the call's arguments as the model wrote them.
     void approvalRequested(const QString &id, const QString &name, const QString &code);
     void toolOutput(const QString &id, Sandcastle::OutputStream stream, const QString &text);
     void toolResult(const QString &id, const Sandcastle::ExecutionResult &result);
