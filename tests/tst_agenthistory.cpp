@@ -8,6 +8,7 @@
 #include <app/store/storedmessage.h>
 #include <sandbox/sandboxsession.h>
 #include <support/agentharness.h>
+#include <support/fakemodelclient.h>
 #include <support/fakeopenaiserver.h>
 
 #include <QSignalSpy>
@@ -277,6 +278,44 @@ private Q_SLOTS:
         QVERIFY(sent[4]["content"].get<std::string>().find("interrupted") != std::string::npos);
         QCOMPARE(sent[5]["content"].get<std::string>(), std::string("what is x?"));
         QCOMPARE(sent.size(), size_t(6)); // the stray result without a call is dropped
+    }
+
+    void theAgentLoopRunsOnAnyModelClientWithNeutralMessages()
+    {
+        Sandcastle::Testing::FakeModelClient client;
+        QTemporaryDir workspace;
+        SandboxConfig config;
+        config.workspace = workspace.path();
+        SandboxSession session(config); // never started: only host tools are called
+        AgentRun agent(&client, &session, AgentOptions());
+        Completion call;
+        call.toolCalls = {{QStringLiteral("f1"),
+                           QStringLiteral("write_file"),
+                           QStringLiteral(R"({"path": "a.txt", "content": "x"})")}};
+        call.usage.promptTokens = 10;
+        call.usage.completionTokens = 2;
+        Completion answer;
+        answer.text = QStringLiteral("Written.");
+        answer.reasoning = QStringLiteral("easy");
+        client.script = {call, answer};
+        QSignalSpy usage(&agent, &AgentRun::usage);
+        QSignalSpy finished(&agent, &AgentRun::finished);
+        agent.start(QStringLiteral("write a.txt"));
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().at(0).toString(), QStringLiteral("answered"));
+        QVERIFY(QFile::exists(workspace.filePath(QStringLiteral("a.txt"))));
+        QCOMPARE(client.sentTools.first().size(), 5);
+        QCOMPARE(client.sentTools.first().first().name, QStringLiteral("run_python"));
+        QCOMPARE(client.sentMessages.size(), 2);
+        const Message result = client.sentMessages[1].last();
+        QVERIFY(result.role == Message::Role::Tool);
+        QCOMPARE(result.toolCallId, QStringLiteral("f1"));
+        QVERIFY(result.text.contains(QStringLiteral("\"status\":\"ok\"")));
+        QVERIFY(client.sentMessages[1][2].toolCalls == call.toolCalls);
+        QCOMPARE(usage.size(), 1);
+        QCOMPARE(usage.first().at(2).toLongLong(), qint64(12));
+        QVERIFY(agent.messages().last()
+                == Message::assistant(QStringLiteral("Written."), QStringLiteral("easy")));
     }
 
     void aStoredHistoryIsRepairedForStrictServersWithoutTheAgent()
