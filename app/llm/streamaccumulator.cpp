@@ -49,6 +49,12 @@ ChunkFields StreamAccumulator::fieldsFromDom(const nlohmann::json &chunk)
             if (it != usage->end() && it->is_number_integer())
                 *target = it->get<int>();
         }
+        const auto details = usage->find("prompt_tokens_details");
+        if (details != usage->end() && details->is_object()) {
+            const auto cached = details->find("cached_tokens");
+            if (cached != details->end() && cached->is_number_integer())
+                f.cachedPromptTokens = cached->get<int>();
+        }
     }
     const auto choices = chunk.find("choices");
     if (choices == chunk.end() || !choices->is_array() || choices->empty()
@@ -86,6 +92,7 @@ StreamAccumulator::Outcome StreamAccumulator::apply(const ChunkFields &f,
     if (f.hasUsage) {
         m_completion.usage.promptTokens = f.promptTokens.value_or(-1);
         m_completion.usage.completionTokens = f.completionTokens.value_or(-1);
+        m_completion.usage.cachedPromptTokens = f.cachedPromptTokens.value_or(-1);
     }
     if (!f.hasChoice)
         return out;
