@@ -7,6 +7,9 @@
 #include <QSettings>
 #include <QStandardPaths>
 
+#include <functional>
+#include <vector>
+
 namespace Sandcastle {
 
 QString AppSettings::defaultDataDir()
@@ -42,42 +45,83 @@ AgentOptions::ToolMode AppSettings::toolModeFromName(const QString &name)
     return AgentOptions::ToolMode::Auto;
 }
 
+namespace {
+
+// Every key of the settings file, declared once: load() and save() both walk this table.
+struct SettingKey
+{
+    const char *key;
+    std::function<QVariant(const AppSettings &)> get;
+    std::function<void(AppSettings &, const QVariant &)> set;
+};
+
+template<typename T>
+SettingKey field(const char *key, T AppSettings::*member)
+{
+    return {key,
+            [member](const AppSettings &s) { return QVariant::fromValue(s.*member); },
+            [member](AppSettings &s, const QVariant &v) {
+                s.*member = v.value<T>();
+            }};
+}
+
+const std::vector<SettingKey> &settingKeys()
+{
+    static const std::vector<SettingKey> keys{
+        field("model/provider", &AppSettings::provider),
+        field("model/baseUrl", &AppSettings::baseUrl),
+        field("model/name", &AppSettings::model),
+        {"model/toolMode",
+         [](const AppSettings &s) { return QVariant(AppSettings::toolModeName(s.toolMode)); },
+         [](AppSettings &s, const QVariant &v) {
+             s.toolMode = AppSettings::toolModeFromName(v.toString());
+         }},
+        field("agent/maxTurns", &AppSettings::maxTurns),
+        field("model/idleTimeoutS", &AppSettings::modelIdleTimeoutS),
+        field("agent/askFirst", &AppSettings::askFirst),
+        field("agent/tokenBudget", &AppSettings::tokenBudget),
+        field("agent/costBudgetUsd", &AppSettings::costBudgetUsd),
+        field("agent/contextTokens", &AppSettings::defaultContextTokens),
+        field("agent/toolOutputLimit", &AppSettings::toolOutputLimit),
+        field("console/scrollback", &AppSettings::consoleScrollback),
+        field("ui/language", &AppSettings::language),
+        field("ui/theme", &AppSettings::theme),
+        field("sandbox/image", &AppSettings::image),
+        field("sandbox/engine", &AppSettings::engine),
+        field("sandbox/context", &AppSettings::engineContext),
+        field("sandbox/timeoutS", &AppSettings::runTimeoutS),
+        field("sandbox/memory", &AppSettings::memory),
+        field("sandbox/cpus", &AppSettings::cpus),
+        field("sandbox/outputCapMb", &AppSettings::outputCapMb),
+        field("sandbox/workspaceQuotaMb", &AppSettings::workspaceQuotaMb),
+        field("sandbox/network", &AppSettings::network),
+        field("sandbox/fresh", &AppSettings::fresh),
+        field("sandbox/runtime", &AppSettings::runtime),
+    };
+    return keys;
+}
+
+} // namespace
+
+QStringList AppSettings::fileKeys()
+{
+    QStringList names;
+    for (const SettingKey &key : settingKeys())
+        names << QLatin1String(key.key);
+    return names;
+}
+
 AppSettings AppSettings::load()
 {
     AppSettings s;
     s.dataDir = defaultDataDir();
     QDir().mkpath(s.dataDir);
     QSettings file(s.settingsFile(), QSettings::IniFormat);
-    s.provider = file.value(QStringLiteral("model/provider"), s.provider).toString();
-    s.baseUrl = file.value(QStringLiteral("model/baseUrl"), s.baseUrl).toString();
-    s.model = file.value(QStringLiteral("model/name"), s.model).toString();
-    s.toolMode = toolModeFromName(file.value(QStringLiteral("model/toolMode")).toString());
-    s.maxTurns = file.value(QStringLiteral("agent/maxTurns"), s.maxTurns).toInt();
-    s.modelIdleTimeoutS
-        = file.value(QStringLiteral("model/idleTimeoutS"), s.modelIdleTimeoutS).toInt();
-    s.askFirst = file.value(QStringLiteral("agent/askFirst"), s.askFirst).toBool();
-    s.tokenBudget = file.value(QStringLiteral("agent/tokenBudget"), s.tokenBudget).toLongLong();
-    s.costBudgetUsd = file.value(QStringLiteral("agent/costBudgetUsd"), s.costBudgetUsd).toDouble();
-    s.defaultContextTokens
-        = file.value(QStringLiteral("agent/contextTokens"), s.defaultContextTokens).toLongLong();
-    s.toolOutputLimit
-        = file.value(QStringLiteral("agent/toolOutputLimit"), s.toolOutputLimit).toInt();
-    s.consoleScrollback
-        = file.value(QStringLiteral("console/scrollback"), s.consoleScrollback).toInt();
-    s.language = file.value(QStringLiteral("ui/language"), s.language).toString();
-    s.theme = file.value(QStringLiteral("ui/theme"), s.theme).toString();
-    s.image = file.value(QStringLiteral("sandbox/image"), s.image).toString();
-    s.engine = file.value(QStringLiteral("sandbox/engine"), s.engine).toString();
-    s.engineContext = file.value(QStringLiteral("sandbox/context"), s.engineContext).toString();
-    s.runTimeoutS = file.value(QStringLiteral("sandbox/timeoutS"), s.runTimeoutS).toInt();
-    s.memory = file.value(QStringLiteral("sandbox/memory"), s.memory).toString();
-    s.cpus = file.value(QStringLiteral("sandbox/cpus"), s.cpus).toDouble();
-    s.outputCapMb = file.value(QStringLiteral("sandbox/outputCapMb"), s.outputCapMb).toInt();
-    s.workspaceQuotaMb
-        = file.value(QStringLiteral("sandbox/workspaceQuotaMb"), s.workspaceQuotaMb).toInt();
-    s.network = file.value(QStringLiteral("sandbox/network"), s.network).toBool();
-    s.fresh = file.value(QStringLiteral("sandbox/fresh"), s.fresh).toBool();
-    s.runtime = file.value(QStringLiteral("sandbox/runtime"), s.runtime).toString();
+    for (const SettingKey &key : settingKeys()) {
+        const QString name = QLatin1String(key.key);
+        if (file.contains(name))
+            key.set(s, file.value(name));
+    }
 
     auto env = [](const char *name, QString &target) {
         const QString value = qEnvironmentVariable(name);
@@ -116,31 +160,8 @@ void AppSettings::save() const
 {
     QSettings file(settingsFile(), QSettings::IniFormat);
     file.remove(QStringLiteral("model/apiKey")); // never on disk, even if an old file had it
-    file.setValue(QStringLiteral("model/provider"), provider);
-    file.setValue(QStringLiteral("model/baseUrl"), baseUrl);
-    file.setValue(QStringLiteral("model/name"), model);
-    file.setValue(QStringLiteral("model/toolMode"), toolModeName(toolMode));
-    file.setValue(QStringLiteral("agent/maxTurns"), maxTurns);
-    file.setValue(QStringLiteral("model/idleTimeoutS"), modelIdleTimeoutS);
-    file.setValue(QStringLiteral("agent/askFirst"), askFirst);
-    file.setValue(QStringLiteral("agent/tokenBudget"), tokenBudget);
-    file.setValue(QStringLiteral("agent/costBudgetUsd"), costBudgetUsd);
-    file.setValue(QStringLiteral("agent/contextTokens"), defaultContextTokens);
-    file.setValue(QStringLiteral("agent/toolOutputLimit"), toolOutputLimit);
-    file.setValue(QStringLiteral("console/scrollback"), consoleScrollback);
-    file.setValue(QStringLiteral("ui/language"), language);
-    file.setValue(QStringLiteral("ui/theme"), theme);
-    file.setValue(QStringLiteral("sandbox/image"), image);
-    file.setValue(QStringLiteral("sandbox/engine"), engine);
-    file.setValue(QStringLiteral("sandbox/context"), engineContext);
-    file.setValue(QStringLiteral("sandbox/timeoutS"), runTimeoutS);
-    file.setValue(QStringLiteral("sandbox/memory"), memory);
-    file.setValue(QStringLiteral("sandbox/cpus"), cpus);
-    file.setValue(QStringLiteral("sandbox/outputCapMb"), outputCapMb);
-    file.setValue(QStringLiteral("sandbox/workspaceQuotaMb"), workspaceQuotaMb);
-    file.setValue(QStringLiteral("sandbox/network"), network);
-    file.setValue(QStringLiteral("sandbox/fresh"), fresh);
-    file.setValue(QStringLiteral("sandbox/runtime"), runtime);
+    for (const SettingKey &key : settingKeys())
+        file.setValue(QLatin1String(key.key), key.get(*this));
     file.sync();
 }
 

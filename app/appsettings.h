@@ -47,6 +47,8 @@ struct AppSettings
     AgentOptions::ToolMode toolMode = AgentOptions::ToolMode::Auto;
 
     static AppSettings load();
+    // The keys of the settings file, each declared once in a table that load() and save() share.
+    static QStringList fileKeys();
     static QString defaultDataDir();
     // Writes everything but the key (and what the environment overrode stays as it was).
     void save() const;

@@ -83,4 +83,11 @@ QStringList SandboxConfig::engineArguments(const QStringList &args) const
     return QStringList{QStringLiteral("--context"), context} + args;
 }
 
+bool SandboxConfig::needsNewContainer(const SandboxConfig &current) const
+{
+    return network != current.network || memory != current.memory || runtime != current.runtime
+           || image != current.image || fresh != current.fresh || cpus != current.cpus
+           || engine != current.engine || context != current.context;
+}
+
 } // namespace Sandcastle

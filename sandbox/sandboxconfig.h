@@ -45,6 +45,10 @@ struct SandboxConfig
     QStringList runArguments(const QString &containerName, qint64 ownerPid) const;
     // Global engine options (--context) followed by `args`.
     QStringList engineArguments(const QStringList &args) const;
+    // A container started with `current` does not have what this config asks for (network,
+    // memory, CPUs, runtime, image, engine, fresh mode): a new one must be started for it.
+    // Timeouts and output limits apply to the next run without a restart.
+    bool needsNewContainer(const SandboxConfig &current) const;
 };
 
 } // namespace Sandcastle

@@ -2,6 +2,7 @@
 
 #include "containerengine.h"
 #include "pathguard.h"
+#include "processreaper.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -635,6 +636,21 @@ void SandboxSession::removeContainerAsync()
     m_containerName.clear();
 }
 
+void SandboxSession::removeContainerInBackground(const QStringList &removeArguments)
+{
+    // On the pool, which the application waits for when it exits: the container is gone
+    // before the process is, unless the engine takes longer than the removal's own limit.
+    QPointer<SandboxSession> self(this);
+    const QString engine = m_config.engine;
+    QThreadPool::globalInstance()->start([self, engine, removeArguments] {
+        ContainerEngine(engine).run(removeArguments, 10000);
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [self] {
+            if (self)
+                Q_EMIT self->stopped();
+        });
+    });
+}
+
 void SandboxSession::stop()
 {
     shutDown(true);
@@ -654,34 +670,41 @@ void SandboxSession::shutDown(bool waitForRemoval)
     m_flushTimer.stop();
     m_quotaTimer.stop();
     if (m_starter) {
-        m_starter->disconnect(this);
-        m_starter->kill();
-        m_starter->waitForFinished(2000);
-        delete m_starter;
+        QProcess *starter = m_starter;
+        m_starter = nullptr;
+        if (waitForRemoval) {
+            starter->disconnect(this);
+            starter->kill();
+            starter->waitForFinished(2000);
+            delete starter;
+        } else {
+            ProcessReaper::reap(starter);
+        }
     }
     if (m_kernel) {
         QProcess *kernel = m_kernel;
         m_kernel = nullptr;
-        kernel->disconnect(this);
-        kernel->closeWriteChannel();
-        kernel->kill();
-        kernel->waitForFinished(2000);
-        delete kernel;
-    }
-    if (!m_containerName.isEmpty()) {
-        const QStringList remove = m_config.engineArguments(
-            {QStringLiteral("rm"), QStringLiteral("--force"), m_containerName});
-        if (waitForRemoval)
-            ContainerEngine(m_config.engine).run(remove, 10000);
-        else {
-            QProcess detached;
-            detached.setProgram(m_config.engine);
-            detached.setArguments(remove);
-            detached.setStandardOutputFile(QProcess::nullDevice());
-            detached.setStandardErrorFile(QProcess::nullDevice());
-            detached.startDetached();
+        if (waitForRemoval) {
+            kernel->disconnect(this);
+            kernel->closeWriteChannel();
+            kernel->kill();
+            kernel->waitForFinished(2000);
+            delete kernel;
+        } else {
+            ProcessReaper::reap(kernel);
         }
-        m_containerName.clear();
+    }
+    const QString container = m_containerName;
+    m_containerName.clear();
+    if (!container.isEmpty()) {
+        const QStringList remove = m_config.engineArguments(
+            {QStringLiteral("rm"), QStringLiteral("--force"), container});
+        if (waitForRemoval) {
+            ContainerEngine(m_config.engine).run(remove, 10000);
+            Q_EMIT stopped();
+        } else {
+            removeContainerInBackground(remove);
+        }
     }
     if (m_spillFd >= 0) {
         ::close(m_spillFd);

@@ -48,11 +48,12 @@ public:
     void runShell(const QString &command, int timeoutMs = -1);
     // Interrupts the run in progress (KeyboardInterrupt / SIGINT); its result is `killed`.
     void interrupt();
-    // Removes the container; waits for the engine at most a few seconds.
+    // Removes the container; waits for the engine at most a few seconds (the command line).
     void stop();
-    // The same, but the container is removed in the background (a detached `rm --force`):
-    // for the window switching conversations, which must not wait the engine's few hundred
-    // milliseconds. A removal that fails leaves a container the next start reaps.
+    // The same without waiting for anything (the window): the kernel's processes are killed
+    // and reaped in the background, the container is removed on a worker thread, and
+    // stopped() follows once it is gone. A run in progress ends (killed) before this returns.
+    // A removal that fails leaves a container the next start reaps.
     void release();
 
 Q_SIGNALS:
@@ -61,9 +62,12 @@ Q_SIGNALS:
     void outputReady(Sandcastle::OutputStream stream, const QString &text);
     void finished(const Sandcastle::ExecutionResult &result);
     void errorOccurred(const QString &message);
+    // The container a stop()/release() removed is gone (or the engine gave up on it).
+    void stopped();
 
 private:
     void shutDown(bool waitForRemoval);
+    void removeContainerInBackground(const QStringList &removeArguments);
     struct PendingRun
     {
         bool shell = false;

@@ -4,6 +4,7 @@
 #include <support/fakeopenaiserver.h>
 
 #include <QFile>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -116,6 +117,72 @@ private Q_SLOTS:
         s.save();
         QCOMPARE(AppSettings::load().toolMode, AgentOptions::ToolMode::CodeBlocks);
         QCOMPARE(AppSettings::load().agentOptions().toolMode, AgentOptions::ToolMode::CodeBlocks);
+    }
+
+    void everySettingRoundTripsThroughTheFileUnderItsOneKey()
+    {
+        AppSettings s = AppSettings::load();
+        s.provider = QStringLiteral("ollama");
+        s.baseUrl = QStringLiteral("http://127.0.0.1:11434/v1");
+        s.model = QStringLiteral("qwen");
+        s.toolMode = AgentOptions::ToolMode::Native;
+        s.maxTurns = 7;
+        s.modelIdleTimeoutS = 300;
+        s.askFirst = true;
+        s.tokenBudget = 123456789012;
+        s.costBudgetUsd = 0.75;
+        s.defaultContextTokens = 65536;
+        s.toolOutputLimit = 4096;
+        s.consoleScrollback = 5000;
+        s.language = QStringLiteral("de");
+        s.theme = QStringLiteral("dark");
+        s.image = QStringLiteral("other:1");
+        s.engine = QStringLiteral("podman");
+        s.engineContext = QStringLiteral("remote");
+        s.runTimeoutS = 90;
+        s.memory = QStringLiteral("2g");
+        s.cpus = 1.5;
+        s.outputCapMb = 32;
+        s.workspaceQuotaMb = 100;
+        s.network = true;
+        s.fresh = true;
+        s.runtime = QStringLiteral("runsc");
+        s.save();
+        const AppSettings back = AppSettings::load();
+        QCOMPARE(back.provider, s.provider);
+        QCOMPARE(back.baseUrl, s.baseUrl);
+        QCOMPARE(back.model, s.model);
+        QCOMPARE(back.toolMode, s.toolMode);
+        QCOMPARE(back.maxTurns, s.maxTurns);
+        QCOMPARE(back.modelIdleTimeoutS, s.modelIdleTimeoutS);
+        QCOMPARE(back.askFirst, s.askFirst);
+        QCOMPARE(back.tokenBudget, s.tokenBudget);
+        QCOMPARE(back.costBudgetUsd, s.costBudgetUsd);
+        QCOMPARE(back.defaultContextTokens, s.defaultContextTokens);
+        QCOMPARE(back.toolOutputLimit, s.toolOutputLimit);
+        QCOMPARE(back.consoleScrollback, s.consoleScrollback);
+        QCOMPARE(back.language, s.language);
+        QCOMPARE(back.theme, s.theme);
+        QCOMPARE(back.image, s.image);
+        QCOMPARE(back.engine, s.engine);
+        QCOMPARE(back.engineContext, s.engineContext);
+        QCOMPARE(back.runTimeoutS, s.runTimeoutS);
+        QCOMPARE(back.memory, s.memory);
+        QCOMPARE(back.cpus, s.cpus);
+        QCOMPARE(back.outputCapMb, s.outputCapMb);
+        QCOMPARE(back.workspaceQuotaMb, s.workspaceQuotaMb);
+        QCOMPARE(back.network, s.network);
+        QCOMPARE(back.fresh, s.fresh);
+        QCOMPARE(back.runtime, s.runtime);
+        // One key each, every one of them in the file, nothing else but the key's absence.
+        const QStringList keys = AppSettings::fileKeys();
+        QCOMPARE(QSet<QString>(keys.begin(), keys.end()).size(), keys.size());
+        QSettings file(s.settingsFile(), QSettings::IniFormat);
+        QStringList written = file.allKeys();
+        written.sort();
+        QStringList expected = keys;
+        expected.sort();
+        QCOMPARE(written, expected);
     }
 
     void parsesModelListsOfEitherShape()

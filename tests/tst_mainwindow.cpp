@@ -675,7 +675,9 @@ private Q_SLOTS:
         QCOMPARE(model->rowOf(beta), -1);
         QVERIFY(window.conversationId() != beta);
         QCOMPARE(window.windowTitle(), QStringLiteral("Sandcastle — New conversation"));
-        QVERIFY(!QFileInfo::exists(m_dataDir.filePath(QStringLiteral("workspaces/") + beta)));
+        // Its containers and workspace go in the background (the engine can be slow).
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !QFileInfo::exists(m_dataDir.filePath(QStringLiteral("workspaces/") + beta)), 30000);
         // A no keeps it.
         QTimer::singleShot(200, this, [] {
             auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());

@@ -6,8 +6,6 @@
 #include <QHash>
 #include <QMainWindow>
 
-#include <memory>
-
 class QFrame;
 class QLabel;
 class QSplitter;
@@ -16,9 +14,7 @@ class QSystemTrayIcon;
 namespace Sandcastle {
 
 class AgentRun;
-class ChatClient;
-class ConversationRecorder;
-class ConversationStore;
+class ConversationController;
 class ChatPane;
 class CodeEditor;
 class EditorPane;
@@ -27,11 +23,13 @@ class ConversationListModel;
 class ConversationsPane;
 class FilesPane;
 class SandboxSession;
+class StatusLine;
 class WelcomePanel;
 
 // The window: chat on the left, the editor in the centre over the console, the workspace's
-// files on the right. It wires one conversation's agent, model client and sandbox to the
-// panes; the panes themselves stay thin.
+// files on the right. A face over a ConversationController (which owns the agent, model
+// client, sandbox and store); one binder per pane connects them, the window keeps its title,
+// status bar, menus and dialogs.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -44,10 +42,11 @@ public:
     EditorPane *editorPane() const { return m_editorPane; }
     ConsolePane *console() const { return m_console; }
     FilesPane *filesPane() const { return m_files; }
-    AgentRun *agent() const { return m_agent; }
-    SandboxSession *session() const { return m_session; }
+    ConversationController *controller() const { return m_controller; }
+    AgentRun *agent() const;
+    SandboxSession *session() const;
 
-    QString conversationId() const { return m_conversationId; }
+    QString conversationId() const;
     ConversationsPane *conversationsPane() const { return m_conversations; }
     // Starts an empty conversation (the current one stays in the store).
     void newConversation();
@@ -77,7 +76,7 @@ public:
     QList<QAction *> allActions() const;
     // Takes new settings for the next request and run (a run in progress keeps its own).
     void applySettings(const AppSettings &settings);
-    const AppSettings &settings() const { return m_settings; }
+    const AppSettings &settings() const;
     QString usageText() const;
 
 Q_SIGNALS:
@@ -89,32 +88,22 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    QWidget *buildEditorArea();
+    void buildLayout();
     void buildMenus();
-    void connectAgent();
-    void setConversationTitle(const QString &title);
-    // The conversation gets its row when something first happens in it (a prompt or a run).
-    bool ensureConversationSaved(const QString &titleHint);
-    void openLastConversation();
+    void bindController();
+    void bindPanes();
+    void bindConversationList();
+    void readKeyFromKeychain();
+    void showConversationTitle(const QString &title);
+    void exportRequested(const QString &conversationId, bool bundle);
     void showWelcome();
-    // Points every pane, the agent and the sandbox at another conversation (saved: it has
-    // its row in the store).
-    void switchTo(const QString &conversationId,
-                  bool saved,
-                  const QString &workspace,
-                  const nlohmann::json &messages,
-                  const QString &title);
-    void updateStatus();
-    void updateUsage();
     void notifyIfAway(const ExecutionResult &result);
-    void loadUsage();
     void saveState();
     void restoreState();
 
-    AppSettings m_settings;
-    QString m_conversationId;
-    QString m_title;
+    ConversationController *m_controller = nullptr;
     WelcomePanel *m_welcome = nullptr;
-    LocalServerProbe *m_probe = nullptr;
     ConversationListModel *m_conversationModel = nullptr;
     ConversationsPane *m_conversations = nullptr;
     ChatPane *m_chat = nullptr;
@@ -124,24 +113,9 @@ private:
     FilesPane *m_files = nullptr;
     QSplitter *m_mainSplitter = nullptr;
     QSplitter *m_centreSplitter = nullptr;
-    QLabel *m_sandboxStatus = nullptr;
-    QLabel *m_modelStatus = nullptr;
-    QLabel *m_usageStatus = nullptr;
+    StatusLine *m_status = nullptr;
     QSystemTrayIcon *m_tray = nullptr;
-    qint64 m_conversationTokens = 0;
-    double m_conversationCost = 0; // negative when the price is unknown
-    double m_runCostSoFar = 0;
-    qint64 m_runStartedMs = 0;
     QFrame *m_approvalBar = nullptr;
-    ChatClient *m_client = nullptr;
-    SandboxSession *m_session = nullptr;
-    AgentRun *m_agent = nullptr;
-    std::unique_ptr<ConversationStore> m_store;
-    ConversationRecorder *m_recorder = nullptr;
-    bool m_conversationSaved = false;
-    bool m_personRunning = false;
-    QString m_sandboxError; // the engine's last error, shown until the sandbox is up
-    QString m_personCode;
 };
 
 } // namespace Sandcastle

@@ -485,7 +485,7 @@ void AgentRun::stop()
     }
     if (!m_activeToolId.isEmpty()) {
         const QString id = m_activeToolId;
-        m_session->stop(); // its finished(killed) records the tool result
+        m_session->release(); // its finished(killed) records the tool result
         if (m_activeToolId == id) {
             m_activeToolId.clear();
             addToolMessage(id, Tools::errorJson(QStringLiteral("stopped by the person")));

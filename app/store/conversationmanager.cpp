@@ -18,27 +18,30 @@ QString titleFromPrompt(const QString &prompt)
     return title;
 }
 
-Result<QString> remove(ConversationStore &store,
-                       const ContainerEngine &engine,
-                       const QString &dataDir,
-                       const QString &conversationId)
+Result<ConversationInfo> removeRecord(ConversationStore &store, const QString &conversationId)
 {
     const Result<ConversationInfo> info = store.conversation(conversationId);
     if (!info)
-        return Result<QString>::failure(info.error());
-    const Result<int> containers = engine.removeConversationContainers(conversationId);
+        return info;
+    const Result<bool> rows = store.remove(conversationId);
+    if (!rows)
+        return Result<ConversationInfo>::failure(rows.error());
+    return info;
+}
+
+Result<QString>
+removeLeftovers(const ContainerEngine &engine, const QString &dataDir, const ConversationInfo &info)
+{
+    const Result<int> containers = engine.removeConversationContainers(info.id);
     const QString note = containers ? QString()
                                     : containers.error()
                                           + QStringLiteral(" (a container left behind is removed "
                                                            "the next time Sandcastle starts)");
-    const Result<bool> rows = store.remove(conversationId);
-    if (!rows)
-        return Result<QString>::failure(rows.error());
-    if (!info.value().ownsWorkspace || info.value().workspace.isEmpty())
+    if (!info.ownsWorkspace || info.workspace.isEmpty())
         return Result<QString>::ok(note);
     // Only ever a folder under the data folder's workspaces, whatever the row says.
     const QString workspaces = QDir(dataDir + QStringLiteral("/workspaces")).canonicalPath();
-    const QFileInfo workspace(info.value().workspace);
+    const QFileInfo workspace(info.workspace);
     if (!workspace.exists())
         return Result<QString>::ok(note);
     const QString canonical = workspace.canonicalFilePath();
@@ -47,13 +50,24 @@ Result<QString> remove(ConversationStore &store,
         return Result<QString>::failure(
             QStringLiteral("the conversation was deleted, but its workspace %1 is outside %2 and "
                            "was left in place")
-                .arg(info.value().workspace, workspaces));
+                .arg(info.workspace, workspaces));
     if (!QDir(canonical).removeRecursively())
         return Result<QString>::failure(
             QStringLiteral("the conversation was deleted, but its workspace %1 could not be "
                            "removed completely")
                 .arg(canonical));
     return Result<QString>::ok(note);
+}
+
+Result<QString> remove(ConversationStore &store,
+                       const ContainerEngine &engine,
+                       const QString &dataDir,
+                       const QString &conversationId)
+{
+    const Result<ConversationInfo> info = removeRecord(store, conversationId);
+    if (!info)
+        return Result<QString>::failure(info.error());
+    return removeLeftovers(engine, dataDir, info.value());
 }
 
 } // namespace Sandcastle::ConversationManager

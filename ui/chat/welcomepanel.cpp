@@ -1,5 +1,11 @@
 #include "welcomepanel.h"
 
+#include <sandbox/containerengine.h>
+
+#include <QCoreApplication>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -78,6 +84,44 @@ void WelcomePanel::showSandboxProblem(const QString &problem)
 {
     m_sandboxLabel->setText(problem);
     m_sandboxLabel->setVisible(!problem.isEmpty());
+}
+
+void WelcomePanel::probe(const QList<LocalServerProbe::Server> &candidates)
+{
+    if (!m_probe) {
+        m_probe = new LocalServerProbe(this);
+        connect(m_probe, &LocalServerProbe::finished, this, &WelcomePanel::showServers);
+    }
+    showProbing();
+    m_probe->probe(candidates);
+}
+
+void WelcomePanel::checkSandbox(const QString &engine, const QString &context, const QString &image)
+{
+    auto *watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher] {
+        showSandboxProblem(watcher->result());
+        watcher->deleteLater();
+    });
+    // The strings keep the window's translation context, where their translations are.
+    watcher->setFuture(QtConcurrent::run([engine, context, image]() -> QString {
+        const ContainerEngine containers(engine, context);
+        const Result<QString> daemon = containers.checkDaemon();
+        if (!daemon)
+            return QCoreApplication::translate(
+                       "Sandcastle::MainWindow",
+                       "The sandbox needs Docker: %1. Start it (for example `sudo systemctl "
+                       "start docker`), or run `scripts/setup`, which installs and starts it.")
+                .arg(daemon.error());
+        const Result<bool> present = containers.imageExists(image);
+        if (present && !present.value())
+            return QCoreApplication::translate(
+                       "Sandcastle::MainWindow",
+                       "The sandbox image %1 is missing: run `sandcastle image build` (it works "
+                       "offline, a few minutes).")
+                .arg(image);
+        return QString();
+    }));
 }
 
 } // namespace Sandcastle

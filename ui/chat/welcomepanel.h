@@ -17,6 +17,11 @@ class WelcomePanel : public QFrame
 public:
     explicit WelcomePanel(QWidget *parent = nullptr);
 
+    // Looks for model servers on this machine (loopback only) and offers those that answer.
+    void probe(const QList<Sandcastle::LocalServerProbe::Server> &candidates);
+    // Asks the engine, off the UI thread (it can take seconds), whether the sandbox can start,
+    // and says what is missing.
+    void checkSandbox(const QString &engine, const QString &context, const QString &image);
     void showProbing();
     void showServers(const QList<Sandcastle::LocalServerProbe::Server> &servers);
     // Empty when the sandbox is ready; otherwise what is wrong and what to run.
@@ -32,6 +37,7 @@ private:
     QLabel *m_serversLabel = nullptr;
     QLabel *m_sandboxLabel = nullptr;
     QVBoxLayout *m_serverButtons = nullptr;
+    LocalServerProbe *m_probe = nullptr;
 };
 
 } // namespace Sandcastle

@@ -1,0 +1,43 @@
+#include "clicommon.h"
+#include "commands.h"
+
+#include <sandbox/resources.h>
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+
+namespace Sandcastle::Cli {
+
+int runImage(const QStringList &args)
+{
+    initSandboxResources();
+    if (args.size() != 1 || args.first() != QLatin1String("build"))
+        return usageError(QStringLiteral("the image command is: sandcastle image build"));
+    QTemporaryDir context;
+    if (!context.isValid()) {
+        writeErr(QStringLiteral("sandcastle: cannot create a temporary folder\n"));
+        return kExitEngine;
+    }
+    for (const char *name : {"Dockerfile", "kernel.py", "build-image.sh"}) {
+        const QString fileName = QString::fromLatin1(name);
+        QFile::copy(QStringLiteral(":/sandbox/image/") + fileName, context.filePath(fileName));
+        QFile::setPermissions(context.filePath(fileName),
+                              QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner
+                                  | QFile::ReadGroup | QFile::ReadOther);
+    }
+    QProcess build;
+    build.setProcessChannelMode(QProcess::ForwardedChannels);
+    build.setInputChannelMode(QProcess::ForwardedInputChannel);
+    build.start(QStringLiteral("bash"), {context.filePath(QStringLiteral("build-image.sh"))});
+    if (!build.waitForStarted()) {
+        writeErr(QStringLiteral("sandcastle: cannot run bash to build the image\n"));
+        return kExitEngine;
+    }
+    build.waitForFinished(-1);
+    if (build.exitStatus() != QProcess::NormalExit)
+        return kExitEngine;
+    return build.exitCode() == 0 ? kExitOk : kExitEngine;
+}
+
+} // namespace Sandcastle::Cli

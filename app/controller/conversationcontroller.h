@@ -1,0 +1,157 @@
+#pragma once
+
+#include "usagetotals.h"
+
+#include <app/appsettings.h>
+#include <sandbox/executionresult.h>
+#include <sandbox/result.h>
+
+#include <nlohmann/json.hpp>
+
+#include <QObject>
+
+#include <memory>
+
+namespace Sandcastle {
+
+class AgentRun;
+class ChatClient;
+class ConversationRecorder;
+class ConversationStore;
+struct ConversationInfo;
+class SandboxSession;
+
+// One conversation at a time, under both faces (the window and `sandcastle chat`): it builds
+// and owns the store, the model client, the sandbox session, the agent and the recorder, keeps
+// the conversation's usage totals, and carries out its lifecycle (new, open, delete, export)
+// and the rules that belong below the faces: when the sandbox must restart for new settings,
+// which model errors are worth a retry, when a conversation gets its row in the store.
+// Faces bind their panes or printers to its signals and to agent()'s; nothing here waits for
+// the container engine on the calling thread except shutDown(Wait), which the CLI uses.
+class ConversationController : public QObject
+{
+    Q_OBJECT
+public:
+    enum class Language { Python, Shell };
+    enum class Refusal { None, Busy, NotSaved, StoreFailed };
+    Q_ENUM(Refusal)
+
+    explicit ConversationController(const AppSettings &settings, QObject *parent = nullptr);
+    ~ConversationController() override;
+
+    ConversationStore *store() const { return m_store.get(); }
+    // Why conversations are not being saved (the store could not be opened), or empty.
+    QString storeError() const { return m_storeError; }
+    ChatClient *client() const { return m_client; }
+    SandboxSession *session() const { return m_session; }
+    AgentRun *agent() const { return m_agent; }
+    ConversationRecorder *recorder() const { return m_recorder; }
+    const AppSettings &settings() const { return m_settings; }
+
+    QString conversationId() const { return m_conversationId; }
+    // Empty until the conversation has one (the faces show "New conversation" meanwhile).
+    QString title() const { return m_title; }
+    QString workspace() const { return m_workspace; }
+    bool isSaved() const { return m_saved; }
+    bool isPersonRunning() const { return m_personRunning; }
+    // The agent or a person's run is busy: switching, deleting and new runs wait.
+    bool isBusy() const;
+    const UsageTotals &usage() const { return m_usage; }
+
+    // --- lifecycle
+    // An empty conversation with a workspace made for it under the data folder (or `folder`,
+    // a folder the person chose, which is never deleted with it). Refused while busy.
+    bool newConversation(const QString &folder = QString());
+    // Switches to a stored conversation: its history, workspace and usage. Refused while busy.
+    Result<bool> openConversation(const QString &conversationId);
+    // The conversation opened last time (settings), if it is still stored.
+    bool openLastConversation();
+    // Gives the conversation its row in the store now (it gets one anyway at its first prompt
+    // or run), titled `titleHint` unless it has a title.
+    Refusal ensureSaved(const QString &titleHint);
+    void setTitle(const QString &title);
+    // Records what the conversation is had with (model, endpoint; never the key).
+    void recordModelSettings();
+    // Deletes a conversation: its rows at once, its containers and owned workspace in the
+    // background; deleteFinished() says how it went. Deleting the current conversation starts
+    // a new one first. Refused while the current conversation is busy.
+    Refusal deleteConversation(const QString &conversationId);
+    // Writes the conversation as Markdown (a file) or as a re-runnable bundle (a new folder).
+    Result<bool>
+    exportConversation(const QString &conversationId, const QString &path, bool bundle) const;
+
+    // --- work
+    // Starts the agent on a prompt; the conversation is saved, titled from the prompt if new.
+    bool submitPrompt(const QString &text);
+    // Asks the model again after a retryable error (no new message).
+    bool resume();
+    // The person's own code in the conversation's sandbox; `tellAgent`: the agent hears of
+    // it (the diff against its code and what came out) with the next message.
+    bool runPersonCode(const QString &code, Language language, bool tellAgent);
+    // Everything now: the agent (partial answer kept) or the person's run.
+    void stop();
+    // Only the running code: the agent is told and goes on.
+    void stopCode();
+    // Starts the sandbox ahead of the first run, unless every run gets a fresh container.
+    void warmUp();
+    // New settings for the next request and run (a run in progress keeps its own); a change
+    // of the container's limits restarts an idle sandbox (sandboxRestarted()).
+    void applySettings(const AppSettings &settings);
+    // Async: the container is removed in the background (the window). Wait: removed before
+    // this returns (the command line, which exits next).
+    enum class ShutDownMode { Async, Wait };
+    void shutDown(ShutDownMode mode);
+
+    // The model error codes worth asking again for: the server was busy, down or cut off.
+    static bool isRetryable(const QString &errorCode);
+
+Q_SIGNALS:
+    // Now on another conversation (new or opened): panes reload from `messages`.
+    void conversationSwitched(const QString &conversationId, const nlohmann::json &messages);
+    void titleChanged(const QString &title);
+    // The stored list changed (a conversation saved, finished a turn, deleted).
+    void conversationsChanged();
+    void usageChanged();
+    // A model or agent error, with whether a retry (resume()) could help.
+    void agentError(const QString &code, const QString &message, bool retryable);
+    // Saving failed: the store, or the recorder.
+    void storeProblem(const QString &message);
+    void personRunStarted(Sandcastle::ConversationController::Language language);
+    void personRunFinished(const Sandcastle::ExecutionResult &result);
+    // The idle sandbox was restarted because its limits changed.
+    void sandboxRestarted();
+    // A deletion ended: `note` says what was left (a container the engine could not remove).
+    void deleteFinished(const QString &conversationId, bool ok, const QString &note);
+
+private:
+    void buildConversation();
+    void bindAgent();
+    void switchTo(const ConversationInfo &info, bool saved, const nlohmann::json &messages);
+    void loadUsage();
+    void saveUsage();
+    void rememberLast();
+    void onSessionFinished(const ExecutionResult &result);
+
+    AppSettings m_settings;
+    std::unique_ptr<ConversationStore> m_store;
+    QString m_storeError;
+    ChatClient *m_client = nullptr;
+    SandboxSession *m_session = nullptr;
+    AgentRun *m_agent = nullptr;
+    ConversationRecorder *m_recorder = nullptr;
+
+    QString m_conversationId;
+    QString m_title;
+    QString m_workspace;
+    bool m_ownsWorkspace = true;
+    bool m_saved = false;
+    bool m_personRunning = false;
+    bool m_tellAgent = true;
+    QString m_personCode;
+    UsageTotals m_usage;
+    int m_pendingDeletions = 0;
+};
+
+} // namespace Sandcastle
+
+Q_DECLARE_METATYPE(Sandcastle::ConversationController::Language)

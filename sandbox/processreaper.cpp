@@ -1,0 +1,50 @@
+#include "processreaper.h"
+
+#include <QCoreApplication>
+#include <QPointer>
+#include <QProcess>
+
+namespace Sandcastle::ProcessReaper {
+
+namespace {
+// The parent of reaped processes: a child of the application object, so that whatever is
+// left is killed and waited for while the event loop machinery still exists.
+QObject *reaper()
+{
+    static QPointer<QObject> instance;
+    if (!instance && QCoreApplication::instance()) {
+        instance = new QObject(QCoreApplication::instance());
+        instance->setObjectName(QStringLiteral("sandcastleProcessReaper"));
+    }
+    return instance;
+}
+} // namespace
+
+void reap(QProcess *process)
+{
+    if (!process)
+        return;
+    process->disconnect();
+    QObject *parent = reaper();
+    if (process->state() == QProcess::NotRunning || !parent) {
+        // No application: nothing would deliver its end, so the ordinary (waiting) way.
+        delete process;
+        return;
+    }
+    process->setParent(parent);
+    QObject::connect(process, &QProcess::finished, process, &QObject::deleteLater);
+    QObject::connect(process, &QProcess::errorOccurred, process, [process](QProcess::ProcessError) {
+        if (process->state() == QProcess::NotRunning)
+            process->deleteLater();
+    });
+    process->closeWriteChannel();
+    process->kill();
+}
+
+int pending()
+{
+    QObject *parent = reaper();
+    return parent ? int(parent->children().size()) : 0;
+}
+
+} // namespace Sandcastle::ProcessReaper

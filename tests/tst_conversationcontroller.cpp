@@ -1,0 +1,304 @@
+#include <app/agent/agentrun.h>
+#include <app/controller/conversationcontroller.h>
+#include <app/store/conversationstore.h>
+#include <sandbox/sandboxsession.h>
+#include <support/fakeopenaiserver.h>
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace Sandcastle;
+using namespace Sandcastle::Testing;
+
+// The conversation controller driven without any widget, as `sandcastle chat` drives it: a
+// fake model server and tests/support/fake-docker for an engine (the real kernel on this
+// machine), slowed down with FAKE_DOCKER_SLOW where the test is that nothing waits for it.
+class TestConversationController : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_state;
+    QTemporaryDir m_dataDir;
+
+    AppSettings settingsFor(const FakeOpenAiServer &server) const
+    {
+        AppSettings settings;
+        settings.dataDir = m_dataDir.path();
+        settings.baseUrl = server.baseUrl();
+        settings.model = QStringLiteral("fake-model");
+        settings.engine = qEnvironmentVariable("SANDCASTLE_SOURCE_DIR")
+                          + QStringLiteral("/tests/support/fake-docker");
+        return settings;
+    }
+
+    static QString runToEnd(ConversationController &controller, const QString &prompt)
+    {
+        QSignalSpy finished(controller.agent(), &AgentRun::finished);
+        if (!controller.submitPrompt(prompt))
+            return QStringLiteral("refused");
+        if (!finished.wait(30000))
+            return QStringLiteral("no end");
+        return finished.first().at(0).toString();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(!qEnvironmentVariable("SANDCASTLE_SOURCE_DIR").isEmpty(),
+                 "SANDCASTLE_SOURCE_DIR is not set");
+        QStandardPaths::setTestModeEnabled(true);
+        qputenv("FAKE_DOCKER_STATE", m_state.path().toUtf8());
+    }
+
+    void cleanup() { qunsetenv("FAKE_DOCKER_SLOW"); }
+
+    void aNewConversationIsSavedAtItsFirstPromptTitledFromIt()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        server.enqueueText(QStringLiteral("Hello there."));
+        ConversationController controller(settingsFor(server));
+        QVERIFY(controller.storeError().isEmpty());
+        QVERIFY(!controller.isSaved());
+        QVERIFY(controller.title().isEmpty());
+        QSignalSpy listChanged(&controller, &ConversationController::conversationsChanged);
+        QCOMPARE(runToEnd(controller, QStringLiteral("Plot the sales\nand more")),
+                 QStringLiteral("answered"));
+        QVERIFY(controller.isSaved());
+        QCOMPARE(controller.title(), QStringLiteral("Plot the sales"));
+        QVERIFY(!listChanged.isEmpty());
+        const Result<ConversationInfo> stored
+            = controller.store()->conversation(controller.conversationId());
+        QVERIFY2(stored, qPrintable(stored.error()));
+        QCOMPARE(stored.value().title, QStringLiteral("Plot the sales"));
+        QVERIFY(stored.value().ownsWorkspace);
+        QVERIFY(controller.store()->flush());
+        const Result<nlohmann::json> messages
+            = controller.store()->messages(controller.conversationId());
+        QVERIFY(messages);
+        QCOMPARE(messages.value().back()["content"].get<std::string>(), "Hello there.");
+    }
+
+    void usageTotalsAreKeptPerConversationAndComeBackWithIt()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        server.enqueueText(QStringLiteral("One."));
+        server.enqueueText(QStringLiteral("Two."));
+        QString id;
+        qint64 tokens = 0;
+        {
+            ConversationController controller(settingsFor(server));
+            QSignalSpy usage(&controller, &ConversationController::usageChanged);
+            QCOMPARE(runToEnd(controller, QStringLiteral("first")), QStringLiteral("answered"));
+            const qint64 afterOne = controller.usage().tokens();
+            QVERIFY(afterOne > 0);
+            QCOMPARE(runToEnd(controller, QStringLiteral("second")), QStringLiteral("answered"));
+            tokens = controller.usage().tokens();
+            QCOMPARE(tokens, 2 * afterOne); // the fake server reports the same usage each time
+            QVERIFY(!usage.isEmpty());
+            id = controller.conversationId();
+            controller.shutDown(ConversationController::ShutDownMode::Wait);
+        }
+        ConversationController again(settingsFor(server));
+        QCOMPARE(again.usage().tokens(), qint64(0)); // a new one until told otherwise
+        QSignalSpy switched(&again, &ConversationController::conversationSwitched);
+        const Result<bool> opened = again.openConversation(id);
+        QVERIFY2(opened, qPrintable(opened.error()));
+        QCOMPARE(again.usage().tokens(), tokens);
+        QCOMPARE(switched.size(), 1);
+        // The history comes back to the agent and to whoever shows it.
+        const nlohmann::json shown = switched.first().at(1).value<nlohmann::json>();
+        QCOMPARE(shown.size(), size_t(4));
+        QCOMPARE(again.agent()->messages().back().text, QStringLiteral("Two."));
+    }
+
+    void aNewConversationStartsEmptyAndTheOldOneStaysStored()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        server.enqueueText(QStringLiteral("Kept."));
+        ConversationController controller(settingsFor(server));
+        QCOMPARE(runToEnd(controller, QStringLiteral("keep me")), QStringLiteral("answered"));
+        const QString old = controller.conversationId();
+        QSignalSpy switched(&controller, &ConversationController::conversationSwitched);
+        QVERIFY(controller.newConversation());
+        QCOMPARE(switched.size(), 1);
+        QVERIFY(controller.conversationId() != old);
+        QVERIFY(!controller.isSaved());
+        QCOMPARE(controller.usage().tokens(), qint64(0));
+        QVERIFY(controller.store()->conversation(old));
+        // A folder the person chose is the workspace and is not owned.
+        QTemporaryDir folder;
+        QVERIFY(controller.newConversation(folder.path()));
+        QCOMPARE(controller.workspace(), QDir(folder.path()).absolutePath());
+        QCOMPARE(controller.ensureSaved(QStringLiteral("On a folder")),
+                 ConversationController::Refusal::None);
+        const Result<ConversationInfo> stored
+            = controller.store()->conversation(controller.conversationId());
+        QVERIFY(stored);
+        QVERIFY(!stored.value().ownsWorkspace);
+        QCOMPARE(stored.value().title, QStringLiteral("On a folder"));
+    }
+
+    void modelErrorsSayWhetherARetryCouldHelp()
+    {
+        QVERIFY(ConversationController::isRetryable(QStringLiteral("rate_limited")));
+        QVERIFY(ConversationController::isRetryable(QStringLiteral("stalled")));
+        QVERIFY(!ConversationController::isRetryable(QStringLiteral("auth")));
+        QVERIFY(!ConversationController::isRetryable(QStringLiteral("quota")));
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        server.enqueueError(401, R"({"error":{"message":"bad key"}})");
+        ConversationController controller(settingsFor(server));
+        QSignalSpy errors(&controller, &ConversationController::agentError);
+        QCOMPARE(runToEnd(controller, QStringLiteral("hello")), QStringLiteral("error"));
+        QCOMPARE(errors.size(), 1);
+        QCOMPARE(errors.first().at(0).toString(), QStringLiteral("auth"));
+        QCOMPARE(errors.first().at(2).toBool(), false);
+    }
+
+    void newContainerLimitsRestartAnIdleSandboxOnly()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        ConversationController controller(settingsFor(server));
+        QSignalSpy restarted(&controller, &ConversationController::sandboxRestarted);
+        AppSettings next = controller.settings();
+        next.runTimeoutS = 5; // the next run's limit: no restart
+        controller.applySettings(next);
+        QCOMPARE(restarted.size(), 0);
+        QCOMPARE(controller.session()->config().timeoutMs, 5000);
+        next.memory = QStringLiteral("512m");
+        controller.applySettings(next);
+        QCOMPARE(restarted.size(), 1);
+        QCOMPARE(controller.session()->config().memory, QStringLiteral("512m"));
+        // Busy: the new limits wait for the next container.
+        QSignalSpy personDone(&controller, &ConversationController::personRunFinished);
+        QVERIFY(controller.runPersonCode(QStringLiteral("import time; time.sleep(1)"),
+                                         ConversationController::Language::Python,
+                                         false));
+        QVERIFY(controller.isBusy());
+        next.network = true;
+        controller.applySettings(next);
+        QCOMPARE(restarted.size(), 1);
+        QVERIFY(personDone.wait(20000));
+        QVERIFY(controller.session()->config().network);
+        controller.shutDown(ConversationController::ShutDownMode::Wait);
+    }
+
+    void aBusyConversationIsNeitherLeftNorDeleted()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        ConversationController controller(settingsFor(server));
+        QCOMPARE(controller.ensureSaved(QStringLiteral("busy one")),
+                 ConversationController::Refusal::None);
+        const QString id = controller.conversationId();
+        QSignalSpy personDone(&controller, &ConversationController::personRunFinished);
+        QVERIFY(controller.runPersonCode(QStringLiteral("import time; time.sleep(1)"),
+                                         ConversationController::Language::Python,
+                                         true));
+        QVERIFY(!controller.newConversation());
+        QCOMPARE(controller.deleteConversation(id), ConversationController::Refusal::Busy);
+        QVERIFY(!controller.submitPrompt(QStringLiteral("not now")));
+        QVERIFY(personDone.wait(20000));
+        QCOMPARE(personDone.first().at(0).value<ExecutionResult>().status,
+                 ExecutionResult::Status::Ok);
+        QCOMPARE(controller.conversationId(), id);
+        QVERIFY(controller.store()->conversation(id));
+        controller.shutDown(ConversationController::ShutDownMode::Wait);
+    }
+
+    void stopReturnsAtOnceWhileTheEngineIsSlow()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        server.enqueueToolCall(QStringLiteral("call_1"),
+                               QStringLiteral("run_python"),
+                               QByteArray("{\"code\": \"import time\\nprint('go', flush=True)"
+                                          "\\ntime.sleep(60)\"}"));
+        server.enqueueText(QStringLiteral("never asked"));
+        ConversationController controller(settingsFor(server));
+        QSignalSpy output(controller.agent(), &AgentRun::toolOutput);
+        QSignalSpy finished(controller.agent(), &AgentRun::finished);
+        QSignalSpy stopped(controller.session(), &SandboxSession::stopped);
+        QVERIFY(controller.submitPrompt(QStringLiteral("sleep")));
+        QVERIFY(output.wait(20000)); // the code runs
+        qputenv("FAKE_DOCKER_SLOW", "3");
+        QElapsedTimer clock;
+        clock.start();
+        controller.stop();
+        const qint64 stopMs = clock.elapsed();
+        QVERIFY2(stopMs < 500, qPrintable(QStringLiteral("stop took %1 ms").arg(stopMs)));
+        // The agent has ended, the run with it; the container goes in the background.
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 2000);
+        QCOMPARE(finished.first().at(0).toString(), QStringLiteral("stopped"));
+        QVERIFY(stopped.isEmpty());
+        QVERIFY(stopped.wait(15000));
+        QVERIFY2(clock.elapsed() >= 2500,
+                 qPrintable(QStringLiteral("removed after %1 ms").arg(clock.elapsed())));
+    }
+
+    void deleteReturnsAtOnceWhileTheEngineIsSlow()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        ConversationController controller(settingsFor(server));
+        QCOMPARE(controller.ensureSaved(QStringLiteral("to delete")),
+                 ConversationController::Refusal::None);
+        const QString id = controller.conversationId();
+        const QString workspace = controller.workspace();
+        QVERIFY(QDir().mkpath(workspace));
+        QFile file(workspace + QStringLiteral("/data.csv"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("a,b\n");
+        file.close();
+        QVERIFY(controller.newConversation());
+        qputenv("FAKE_DOCKER_SLOW", "3");
+        QSignalSpy done(&controller, &ConversationController::deleteFinished);
+        QElapsedTimer clock;
+        clock.start();
+        QCOMPARE(controller.deleteConversation(id), ConversationController::Refusal::None);
+        const qint64 deleteMs = clock.elapsed();
+        QVERIFY2(deleteMs < 500, qPrintable(QStringLiteral("delete took %1 ms").arg(deleteMs)));
+        // Off the list at once; the engine's part follows.
+        QVERIFY(!controller.store()->conversation(id));
+        QVERIFY(done.isEmpty());
+        QVERIFY(done.wait(20000));
+        QCOMPARE(done.first().at(0).toString(), id);
+        QVERIFY2(done.first().at(1).toBool(), qPrintable(done.first().at(2).toString()));
+        QVERIFY(clock.elapsed() >= 2500);
+        QVERIFY(!QFileInfo::exists(workspace));
+    }
+
+    void deletingTheOpenConversationStartsANewOne()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        ConversationController controller(settingsFor(server));
+        QCOMPARE(controller.ensureSaved(QStringLiteral("open one")),
+                 ConversationController::Refusal::None);
+        const QString id = controller.conversationId();
+        QSignalSpy switched(&controller, &ConversationController::conversationSwitched);
+        QSignalSpy done(&controller, &ConversationController::deleteFinished);
+        QCOMPARE(controller.deleteConversation(id), ConversationController::Refusal::None);
+        QCOMPARE(switched.size(), 1);
+        QVERIFY(controller.conversationId() != id);
+        QVERIFY(!controller.isSaved());
+        QVERIFY(done.wait(20000));
+        // Deleting what is not there says so.
+        QCOMPARE(controller.deleteConversation(QStringLiteral("nosuchid")),
+                 ConversationController::Refusal::StoreFailed);
+        QCOMPARE(done.size(), 2);
+        QVERIFY(!done.last().at(1).toBool());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConversationController)
+#include "tst_conversationcontroller.moc"

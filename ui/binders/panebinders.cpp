@@ -1,0 +1,219 @@
+#include "panebinders.h"
+
+#include <ui/chat/chatpane.h>
+#include <ui/console/consolepane.h>
+#include <ui/editor/codeeditor.h>
+#include <ui/editor/editorpane.h>
+#include <ui/files/filespane.h>
+
+#include <app/agent/agentrun.h>
+#include <app/controller/conversationcontroller.h>
+#include <sandbox/sandboxsession.h>
+
+#include <QCoreApplication>
+
+namespace Sandcastle::PaneBinders {
+
+namespace {
+// Strings keep the window's translation context (Sandcastle::MainWindow), where their
+// translations are.
+
+void bindChatToAgent(AgentRun *agent, ChatPane *chat)
+{
+    QObject::connect(agent, &AgentRun::textDelta, chat, &ChatPane::appendAssistantText);
+    QObject::connect(agent, &AgentRun::reasoningDelta, chat, &ChatPane::appendReasoning);
+    QObject::connect(agent, &AgentRun::toolCallStarted, chat, &ChatPane::endAssistantMessage);
+    QObject::connect(agent, &AgentRun::toolCall, chat, &ChatPane::addToolCall);
+    QObject::connect(
+        agent, &AgentRun::toolResult, chat, [chat](const QString &id, const ExecutionResult &r) {
+            chat->addToolResult(
+                id, ExecutionResult::statusName(r.status), r.exitCode, r.durationMs, r.files);
+        });
+    QObject::connect(
+        agent,
+        &AgentRun::toolAnswered,
+        chat,
+        [chat](
+            const QString &id, ToolResultStatus status, const QString &, const QStringList &files) {
+            chat->addToolResult(
+                id, toolResultStatusName(status), status == ToolResultStatus::Ok ? 0 : 1, 0, files);
+        });
+    QObject::connect(
+        agent, &AgentRun::retrying, chat, [chat](int attempt, int delayMs, const QString &reason) {
+            chat->addNotice(
+                QCoreApplication::translate("Sandcastle::MainWindow",
+                                            "Model busy, retrying in %1 s (attempt %2): %3")
+                    .arg(delayMs / 1000.0, 0, 'f', 1)
+                    .arg(attempt)
+                    .arg(reason));
+        });
+    QObject::connect(
+        agent, &AgentRun::contextCompacted, chat, [chat](int summarised, qint64 estimatedTokens) {
+            chat->addNotice(
+                QCoreApplication::translate(
+                    "Sandcastle::MainWindow",
+                    "%n older tool result(s) summarised so that the conversation fits the "
+                    "model's context window (about %1 tokens now).",
+                    nullptr,
+                    summarised)
+                    .arg(estimatedTokens));
+        });
+    QObject::connect(agent, &AgentRun::finished, chat, [chat] {
+        chat->endAssistantMessage();
+        chat->setBusy(false);
+    });
+}
+} // namespace
+
+void bindChat(ConversationController *controller, ChatPane *chat)
+{
+    bindChatToAgent(controller->agent(), chat);
+    QObject::connect(controller,
+                     &ConversationController::agentError,
+                     chat,
+                     [chat](const QString &, const QString &message, bool retryable) {
+                         chat->addError(message, retryable);
+                     });
+    QObject::connect(controller,
+                     &ConversationController::storeProblem,
+                     chat,
+                     [chat](const QString &message) { chat->addError(message); });
+    QObject::connect(controller,
+                     &ConversationController::conversationSwitched,
+                     chat,
+                     [chat](const QString &, const nlohmann::json &messages) {
+                         chat->clearTranscript();
+                         chat->showHistory(messages);
+                     });
+    QObject::connect(chat, &ChatPane::retryRequested, controller, [controller, chat] {
+        if (controller->resume())
+            chat->setBusy(true);
+    });
+    QObject::connect(chat, &ChatPane::stopRequested, controller, &ConversationController::stop);
+    QObject::connect(
+        chat, &ChatPane::stopCodeRequested, controller, &ConversationController::stopCode);
+    QObject::connect(
+        chat, &ChatPane::stopAfterStepRequested, controller->agent(), &AgentRun::stopAfterStep);
+}
+
+void bindEditor(ConversationController *controller, EditorPane *pane, QWidget *approvalBar)
+{
+    AgentRun *agent = controller->agent();
+    CodeEditor *editor = pane->editor();
+    QObject::connect(agent,
+                     &AgentRun::toolCallStarted,
+                     pane,
+                     [pane, editor](const QString &, const QString &name) {
+                         if (name != QLatin1String("run_python"))
+                             return;
+                         pane->showAgentTab();
+                         editor->setAgentWriting(true);
+                         editor->showStreamingCode(QString());
+                     });
+    QObject::connect(
+        agent, &AgentRun::toolCodeChanged, editor, [editor](const QString &, const QString &code) {
+            editor->showStreamingCode(code);
+        });
+    QObject::connect(
+        agent, &AgentRun::toolCall, editor, [editor] { editor->setAgentWriting(false); });
+    QObject::connect(agent,
+                     &AgentRun::runStarted,
+                     pane,
+                     [pane](const QString &id, const QString &language, const QString &code) {
+                         if (language == QLatin1String("python"))
+                             pane->addAttempt(code, id);
+                     });
+    QObject::connect(
+        agent, &AgentRun::toolResult, pane, [pane](const QString &id, const ExecutionResult &r) {
+            pane->setCallStatus(id, ExecutionResult::statusName(r.status));
+        });
+    QObject::connect(
+        agent, &AgentRun::toolAnswered, pane, [pane](const QString &id, ToolResultStatus status) {
+            pane->setCallStatus(id, toolResultStatusName(status));
+        });
+    QObject::connect(agent,
+                     &AgentRun::approvalRequested,
+                     approvalBar,
+                     [editor, approvalBar](const QString &, const QString &, const QString &code) {
+                         editor->setAgentWriting(false);
+                         editor->setText(code);
+                         approvalBar->show();
+                         editor->setFocus();
+                     });
+    QObject::connect(agent, &AgentRun::finished, approvalBar, [editor, approvalBar] {
+        approvalBar->hide();
+        editor->setAgentWriting(false);
+    });
+    QObject::connect(
+        controller, &ConversationController::conversationSwitched, pane, [pane] { pane->reset(); });
+}
+
+void bindConsole(ConversationController *controller, ConsolePane *console)
+{
+    AgentRun *agent = controller->agent();
+    SandboxSession *session = controller->session();
+    QObject::connect(agent,
+                     &AgentRun::toolCall,
+                     console,
+                     [console](const QString &, const QString &name) { console->beginRun(name); });
+    QObject::connect(agent,
+                     &AgentRun::toolOutput,
+                     console,
+                     [console](const QString &, OutputStream stream, const QString &text) {
+                         console->appendOutput(stream, text);
+                     });
+    QObject::connect(agent,
+                     &AgentRun::toolResult,
+                     console,
+                     [console](const QString &, const ExecutionResult &r) { console->endRun(r); });
+    // Runs the person starts from the editor share the session with the agent.
+    QObject::connect(session,
+                     &SandboxSession::outputReady,
+                     console,
+                     [console, controller](OutputStream stream, const QString &text) {
+                         if (controller->isPersonRunning())
+                             console->appendOutput(stream, text);
+                     });
+    QObject::connect(controller, &ConversationController::personRunStarted, console, [console] {
+        console->beginRun(QCoreApplication::translate("Sandcastle::MainWindow", "your code"));
+    });
+    QObject::connect(
+        controller, &ConversationController::personRunFinished, console, &ConsolePane::endRun);
+    QObject::connect(controller, &ConversationController::sandboxRestarted, console, [console] {
+        console->beginRun(QCoreApplication::translate("Sandcastle::MainWindow",
+                                                      "sandbox restarted with the new settings"));
+    });
+    QObject::connect(
+        session, &SandboxSession::errorOccurred, console, [console](const QString &message) {
+            console->appendOutput(OutputStream::Stderr, message + QLatin1Char('\n'));
+        });
+    QObject::connect(
+        controller, &ConversationController::conversationSwitched, console, &ConsolePane::clear);
+}
+
+void bindFiles(ConversationController *controller, FilesPane *files)
+{
+    AgentRun *agent = controller->agent();
+    QObject::connect(
+        agent, &AgentRun::toolResult, files, [files](const QString &, const ExecutionResult &r) {
+            files->highlight(r.files);
+        });
+    QObject::connect(
+        agent,
+        &AgentRun::toolAnswered,
+        files,
+        [files](const QString &, ToolResultStatus, const QString &, const QStringList &changed) {
+            if (!changed.isEmpty())
+                files->highlight(changed);
+        });
+    QObject::connect(controller,
+                     &ConversationController::personRunFinished,
+                     files,
+                     [files](const ExecutionResult &r) { files->highlight(r.files); });
+    QObject::connect(controller,
+                     &ConversationController::conversationSwitched,
+                     files,
+                     [files, controller] { files->setRoot(controller->workspace()); });
+}
+
+} // namespace Sandcastle::PaneBinders

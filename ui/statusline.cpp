@@ -1,0 +1,105 @@
+#include "statusline.h"
+
+#include <app/agent/agentrun.h>
+#include <app/controller/conversationcontroller.h>
+#include <sandbox/sandboxsession.h>
+
+#include <QCoreApplication>
+#include <QLabel>
+#include <QStatusBar>
+
+namespace Sandcastle {
+
+namespace {
+// The strings keep the window's translation context (Sandcastle::MainWindow), where their
+// translations are.
+QString sandboxStateText(SandboxSession::State state, const QString &error)
+{
+    switch (state) {
+    case SandboxSession::State::Stopped:
+        return error.isEmpty()
+                   ? QCoreApplication::translate("Sandcastle::MainWindow", "Sandbox: stopped")
+                   : QCoreApplication::translate("Sandcastle::MainWindow", "Sandbox: failed — %1")
+                         .arg(error.section(QLatin1Char('\n'), 0, 0));
+    case SandboxSession::State::Starting:
+        return QCoreApplication::translate("Sandcastle::MainWindow", "Sandbox: starting…");
+    case SandboxSession::State::Ready:
+        return QCoreApplication::translate("Sandcastle::MainWindow", "Sandbox: ready");
+    case SandboxSession::State::Running:
+        return QCoreApplication::translate("Sandcastle::MainWindow", "Sandbox: running");
+    }
+    return QString();
+}
+} // namespace
+
+StatusLine::StatusLine(ConversationController *controller, QStatusBar *bar)
+    : QObject(bar)
+    , m_controller(controller)
+    , m_sandbox(new QLabel(bar))
+    , m_usage(new QLabel(bar))
+    , m_model(new QLabel(bar))
+{
+    m_sandbox->setObjectName(QStringLiteral("sandboxStatus"));
+    m_usage->setObjectName(QStringLiteral("usageStatus"));
+    m_usage->setToolTip(QCoreApplication::translate(
+        "Sandcastle::MainWindow",
+        "Tokens and cost of this conversation (prices from models.json)"));
+    bar->addWidget(m_sandbox, 1);
+    bar->addPermanentWidget(m_usage);
+    bar->addPermanentWidget(m_model);
+    SandboxSession *session = controller->session();
+    connect(session, &SandboxSession::stateChanged, this, &StatusLine::refresh);
+    connect(session, &SandboxSession::errorOccurred, this, [this](const QString &message) {
+        m_sandboxError = message; // shown until the sandbox is up again
+        refresh();
+    });
+    connect(controller, &ConversationController::usageChanged, this, &StatusLine::refreshUsage);
+    connect(controller, &ConversationController::conversationSwitched, this, &StatusLine::refresh);
+    connect(controller, &ConversationController::personRunFinished, this, &StatusLine::refresh);
+    connect(controller->agent(), &AgentRun::finished, this, &StatusLine::refresh);
+    refresh();
+}
+
+void StatusLine::refresh()
+{
+    const SandboxSession *session = m_controller->session();
+    if (session->state() == SandboxSession::State::Ready
+        || session->state() == SandboxSession::State::Running)
+        m_sandboxError.clear();
+    m_sandbox->setToolTip(m_sandboxError);
+    const SandboxConfig &config = session->config();
+    m_sandbox->setText(
+        sandboxStateText(session->state(), m_sandboxError)
+        + QCoreApplication::translate("Sandcastle::MainWindow", "  ·  network %1  ·  memory %2")
+              .arg(config.network ? QCoreApplication::translate("Sandcastle::MainWindow", "ON")
+                                  : QCoreApplication::translate("Sandcastle::MainWindow", "off"),
+                   config.memory));
+    const AppSettings &settings = m_controller->settings();
+    m_model->setText(QCoreApplication::translate("Sandcastle::MainWindow", "Model: %1 at %2")
+                         .arg(settings.model, settings.baseUrl));
+    refreshUsage();
+}
+
+QString StatusLine::usageText() const
+{
+    const UsageTotals &usage = m_controller->usage();
+    QString text
+        = QCoreApplication::translate("Sandcastle::MainWindow", "%L1 tokens").arg(usage.tokens());
+    if (usage.costKnown())
+        text += QCoreApplication::translate("Sandcastle::MainWindow", " · $%1")
+                    .arg(usage.costUsd(), 0, 'f', usage.costUsd() < 1 ? 4 : 2);
+    const AgentRun *agent = m_controller->agent();
+    if (agent->isRunning())
+        text = QCoreApplication::translate("Sandcastle::MainWindow", "turn %1 of %2")
+                   .arg(agent->turns())
+                   .arg(m_controller->settings().maxTurns)
+               + QStringLiteral(" · ") + text;
+    return text;
+}
+
+void StatusLine::refreshUsage()
+{
+    m_usage->setText(usageText());
+}
+
+} // namespace Sandcastle
