@@ -1,15 +1,19 @@
 #include <app/agent/agentrun.h>
 #include <app/agent/contextbudget.h>
 #include <app/agent/modelprofiles.h>
+#include <app/agent/storedhistory.h>
 #include <app/llm/chatclient.h>
 #include <app/store/conversationrecorder.h>
 #include <app/store/conversationstore.h>
+#include <app/store/storedmessage.h>
 #include <sandbox/sandboxsession.h>
 #include <support/agentharness.h>
+#include <support/fakemodelclient.h>
 #include <support/fakeopenaiserver.h>
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 
 #include <memory>
@@ -47,6 +51,43 @@ nlohmann::json toolResultMessage(const std::string &id, const std::string &stdou
             {"tool_call_id", id},
             {"content",
              nlohmann::json{{"status", "ok"}, {"exit_code", 0}, {"stdout", stdoutText}}.dump()}};
+}
+
+// A host tool that answers later, as an MCP server's does: after `delayMs`, from the event loop.
+class LaterTool : public Tool
+{
+public:
+    explicit LaterTool(int delayMs, bool approval = false)
+        : m_delayMs(delayMs)
+        , m_approval(approval)
+    {}
+    const ToolSpec &spec() const override { return m_spec; }
+    Place place() const override { return Place::Host; }
+    bool needsApproval() const override { return m_approval; }
+    void
+    invoke(const nlohmann::json &arguments, const ToolContext &, const Done &done) const override
+    {
+        const std::string text = arguments.value("text", std::string());
+        QTimer::singleShot(m_delayMs, [done, text] {
+            done({{"status", "ok"}, {"stdout", "echo: " + text}, {"files", {"echo.txt"}}});
+        });
+    }
+
+private:
+    ToolSpec m_spec{QStringLiteral("mcp_echo"),
+                    QStringLiteral("Echoes its text."),
+                    {{"type", "object"}, {"properties", {{"text", {{"type", "string"}}}}}}};
+    int m_delayMs;
+    bool m_approval;
+};
+
+// Stored messages (which have the Chat Completions shape) as the agent holds them.
+QList<Message> neutral(const nlohmann::json &stored)
+{
+    QList<Message> out;
+    for (const auto &message : stored)
+        out << fromStoreJson(message).value();
+    return out;
 }
 
 } // namespace
@@ -107,11 +148,11 @@ private Q_SLOTS:
 
     void withinTheWindowNothingIsTouched()
     {
-        const nlohmann::json messages
-            = nlohmann::json::array({{{"role", "system"}, {"content", "sys"}},
-                                     {{"role", "user"}, {"content", "hi"}},
-                                     toolCallMessage("c1", "print(1)"),
-                                     toolResultMessage("c1", "1\n")});
+        const QList<Message> messages
+            = neutral(nlohmann::json::array({{{"role", "system"}, {"content", "sys"}},
+                                             {{"role", "user"}, {"content", "hi"}},
+                                             toolCallMessage("c1", "print(1)"),
+                                             toolResultMessage("c1", "1\n")}));
         const ContextBudget::Compacted out = ContextBudget::compact(messages, 100000);
         QVERIFY(out.messages == messages);
         QCOMPARE(out.summarisedToolResults, 0);
@@ -122,14 +163,15 @@ private Q_SLOTS:
     {
         const std::string big(8000, 'x');
         const std::string userText(3000, 'u');
-        nlohmann::json messages = nlohmann::json::array(
+        nlohmann::json stored = nlohmann::json::array(
             {{{"role", "system"}, {"content", "sys"}}, {{"role", "user"}, {"content", userText}}});
         for (int i = 1; i <= 5; ++i) {
             const std::string id = "c" + std::to_string(i);
-            messages.push_back(toolCallMessage(id, std::string(1000, 'p') + std::to_string(i)));
-            messages.push_back(
+            stored.push_back(toolCallMessage(id, std::string(1000, 'p') + std::to_string(i)));
+            stored.push_back(
                 toolResultMessage(id, "line one of run " + std::to_string(i) + "\n" + big));
         }
+        const QList<Message> messages = neutral(stored);
         const qint64 before = ContextBudget::estimateTokens(messages);
         const qint64 budget = before / 2;
         const ContextBudget::Compacted out = ContextBudget::compact(messages, budget);
@@ -137,8 +179,7 @@ private Q_SLOTS:
         QVERIFY(out.summarisedToolResults >= 1 && out.summarisedToolResults <= 3);
         QCOMPARE(out.messages.size(), messages.size());
         // The oldest result went first, with its status and first line kept.
-        const nlohmann::json first
-            = nlohmann::json::parse(out.messages[3]["content"].get<std::string>());
+        const nlohmann::json first = nlohmann::json::parse(out.messages[3].text.toStdString());
         QCOMPARE(first["status"].get<std::string>(), std::string("ok"));
         QVERIFY(first["summary"].get<std::string>().find("line one of run 1") != std::string::npos);
         // The last two results, the person's message and every id are as they were.
@@ -146,9 +187,8 @@ private Q_SLOTS:
         QVERIFY(out.messages[out.messages.size() - 3] == messages[messages.size() - 3]);
         QVERIFY(out.messages[1] == messages[1]);
         QVERIFY(out.messages[0] == messages[0]);
-        for (size_t i = 0; i < messages.size(); ++i)
-            QVERIFY(out.messages[i].value("tool_call_id", std::string())
-                    == messages[i].value("tool_call_id", std::string()));
+        for (qsizetype i = 0; i < messages.size(); ++i)
+            QCOMPARE(out.messages[i].toolCallId, messages[i].toolCallId);
 
         // A tighter window also shortens the code of older calls, still never the person's text.
         const ContextBudget::Compacted tight = ContextBudget::compact(messages, 2500);
@@ -156,10 +196,9 @@ private Q_SLOTS:
         QVERIFY(tight.estimatedTokens <= 2500);
         QVERIFY(tight.shortenedToolCalls >= 1);
         QVERIFY(tight.messages[1] == messages[1]);
-        const std::string args
-            = tight.messages[2]["tool_calls"][0]["function"]["arguments"].get<std::string>();
+        const std::string args = tight.messages[2].toolCalls[0].arguments.toStdString();
         QVERIFY(nlohmann::json::parse(args, nullptr, false).is_object()); // still valid JSON
-        QCOMPARE(tight.messages[2]["tool_calls"][0]["id"].get<std::string>(), std::string("c1"));
+        QCOMPARE(tight.messages[2].toolCalls[0].id, QStringLiteral("c1"));
     }
 
     void everyMessageIsRecordedWholeWithItsReasoning()
@@ -187,7 +226,9 @@ private Q_SLOTS:
         QCOMPARE(h.run(QStringLiteral("save a note")), QStringLiteral("answered"));
 
         const nlohmann::json stored = store.messages(QStringLiteral("conv")).value();
-        nlohmann::json inMemory = h.agent->messages();
+        nlohmann::json inMemory = nlohmann::json::array();
+        for (const Message &message : h.agent->messages())
+            inMemory.push_back(toStoreJson(message));
         inMemory.erase(inMemory.begin()); // the system prompt is not stored
         QCOMPARE(stored.size(), inMemory.size());
         QCOMPARE(stored.size(), size_t(4)); // user, assistant call, tool, assistant answer
@@ -239,6 +280,68 @@ private Q_SLOTS:
         QCOMPARE(sent.size(), size_t(6)); // the stray result without a call is dropped
     }
 
+    void theAgentLoopRunsOnAnyModelClientWithNeutralMessages()
+    {
+        Sandcastle::Testing::FakeModelClient client;
+        QTemporaryDir workspace;
+        SandboxConfig config;
+        config.workspace = workspace.path();
+        SandboxSession session(config); // never started: only host tools are called
+        AgentRun agent(&client, &session, AgentOptions());
+        Completion call;
+        call.toolCalls = {{QStringLiteral("f1"),
+                           QStringLiteral("write_file"),
+                           QStringLiteral(R"({"path": "a.txt", "content": "x"})")}};
+        call.usage.promptTokens = 10;
+        call.usage.completionTokens = 2;
+        Completion answer;
+        answer.text = QStringLiteral("Written.");
+        answer.reasoning = QStringLiteral("easy");
+        client.script = {call, answer};
+        QSignalSpy usage(&agent, &AgentRun::usage);
+        QSignalSpy finished(&agent, &AgentRun::finished);
+        agent.start(QStringLiteral("write a.txt"));
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().at(0).toString(), QStringLiteral("answered"));
+        QVERIFY(QFile::exists(workspace.filePath(QStringLiteral("a.txt"))));
+        QCOMPARE(client.sentTools.first().size(), 5);
+        QCOMPARE(client.sentTools.first().first().name, QStringLiteral("run_python"));
+        QCOMPARE(client.sentMessages.size(), 2);
+        const Message result = client.sentMessages[1].last();
+        QVERIFY(result.role == Message::Role::Tool);
+        QCOMPARE(result.toolCallId, QStringLiteral("f1"));
+        QVERIFY(result.text.contains(QStringLiteral("\"status\":\"ok\"")));
+        QVERIFY(client.sentMessages[1][2].toolCalls == call.toolCalls);
+        QCOMPARE(usage.size(), 1);
+        QCOMPARE(usage.first().at(2).toLongLong(), qint64(12));
+        QVERIFY(agent.messages().last()
+                == Message::assistant(QStringLiteral("Written."), QStringLiteral("easy")));
+    }
+
+    void aStoredHistoryIsRepairedForStrictServersWithoutTheAgent()
+    {
+        const nlohmann::json stored = nlohmann::json::array(
+            {{{"role", "system"}, {"content", "an old prompt"}},
+             {{"role", "user"}, {"content", "make x"}},
+             toolCallMessage("c1", "x = 1"),
+             toolResultMessage("c1", ""),
+             toolCallMessage("c2", "x = 42"),
+             {{"role", "tool"}, {"tool_call_id", "stray"}, {"content", "{}"}},
+             {{"role", "user"}, {"content", "and?"}},
+             {{"role", "nobody"}, {"content", "?"}}});
+        const QList<Message> history = historyFromStore(stored);
+        QCOMPARE(history.size(), 6); // no system, no stray result, no unknown role; one answer
+        QVERIFY(history[0] == Message::user(QStringLiteral("make x")));
+        QCOMPARE(history[3].toolCalls.first().id, QStringLiteral("c2"));
+        QVERIFY(history[4].role == Message::Role::Tool);
+        QCOMPARE(history[4].toolCallId, QStringLiteral("c2"));
+        QVERIFY(history[4].text.contains(QStringLiteral("interrupted")));
+        QCOMPARE(history[5].text, QStringLiteral("and?"));
+        QCOMPARE(lastPythonCode(history), QStringLiteral("x = 42"));
+        QVERIFY(lastPythonCode({}).isEmpty());
+        QVERIFY(historyFromStore(nlohmann::json::object()).isEmpty());
+    }
+
     void stoppingWhileTheModelWritesKeepsThePartialAnswerAndTheConversationGoesOn()
     {
         Harness h;
@@ -263,9 +366,9 @@ private Q_SLOTS:
         h.agent->stop();
         QCOMPARE(finished.size(), 1);
         QCOMPARE(finished.first().at(0).toString(), QStringLiteral("stopped"));
-        const nlohmann::json last = h.agent->messages().back();
-        QCOMPARE(last["role"].get<std::string>(), std::string("assistant"));
-        const std::string partial = last["content"].get<std::string>();
+        const Message last = h.agent->messages().back();
+        QVERIFY(last.role == Message::Role::Assistant);
+        const std::string partial = last.text.toStdString();
         QVERIFY(partial.rfind("word0 word1 word2 ", 0) == 0);
         QVERIFY(partial.find("word199") == std::string::npos);
         QCOMPARE(
@@ -291,8 +394,7 @@ private Q_SLOTS:
         QVERIFY(finished.wait(30000));
         QCOMPARE(finished.last().at(0).toString(), QStringLiteral("answered"));
         QCOMPARE(h.request(1)["messages"], h.request(0)["messages"]); // the same question
-        QCOMPARE(h.agent->messages().back()["content"].get<std::string>(),
-                 std::string("Hello again."));
+        QCOMPARE(h.agent->messages().back().text, QStringLiteral("Hello again."));
         QVERIFY(!h.agent->resume()); // answered: nothing to resume
     }
 
@@ -344,11 +446,80 @@ private Q_SLOTS:
         QCOMPARE(h.run(QStringLiteral("summarise")), QStringLiteral("answered"));
         QCOMPARE(compacted.size(), 1);
         const nlohmann::json sent = h.request(0)["messages"];
-        QVERIFY(ContextBudget::estimateTokens(sent) <= 3000 * 3 / 4);
+        QVERIFY(ContextBudget::estimateTokens(neutral(sent)) <= 3000 * 3 / 4);
         QVERIFY(sent[2 + 1]["content"].get<std::string>().find("left out") != std::string::npos);
         QCOMPARE(sent.back()["content"].get<std::string>(), std::string("summarise"));
         // The agent's own history keeps everything (the store gets it whole).
-        QCOMPARE(h.agent->messages()[3]["content"], history[2]["content"]);
+        QCOMPARE(h.agent->messages()[3].text.toStdString(),
+                 history[2]["content"].get<std::string>());
+    }
+
+    void aToolAddedToTheRegistryIsOfferedAndItsLaterAnswerReachesTheModel()
+    {
+        Harness h;
+        QVERIFY(h.agent->tools().add(std::make_shared<LaterTool>(50)));
+        QSignalSpy answered(h.agent.get(), &AgentRun::toolAnswered);
+        h.server.enqueueToolCall(
+            QStringLiteral("m1"), QStringLiteral("mcp_echo"), R"({"text": "hello"})");
+        h.server.enqueueText(QStringLiteral("It said hello."));
+        QCOMPARE(h.run(QStringLiteral("echo hello")), QStringLiteral("answered"));
+        QCOMPARE(h.request(0)["tools"].size(), size_t(6));
+        QCOMPARE(h.request(0)["tools"][5]["function"]["name"].get<std::string>(),
+                 std::string("mcp_echo"));
+        QCOMPARE(h.lastToolResult(1)["stdout"].get<std::string>(), std::string("echo: hello"));
+        QCOMPARE(answered.size(), 1);
+        QCOMPARE(answered.first().at(1).value<ToolResultStatus>(), ToolResultStatus::Ok);
+        QCOMPARE(answered.first().at(3).toStringList(), QStringList{QStringLiteral("echo.txt")});
+    }
+
+    void aHostToolThatNeedsApprovalWaitsForThePerson()
+    {
+        AgentOptions options;
+        options.askFirst = true;
+        Harness h(options);
+        QVERIFY(h.agent->tools().add(std::make_shared<LaterTool>(0, true)));
+        QSignalSpy asked(h.agent.get(), &AgentRun::approvalRequested);
+        QSignalSpy finished(h.agent.get(), &AgentRun::finished);
+        h.server.enqueueToolCall(
+            QStringLiteral("m1"), QStringLiteral("mcp_echo"), R"({"text": "a"})");
+        h.server.enqueueToolCall(QStringLiteral("w1"),
+                                 QStringLiteral("write_file"),
+                                 R"({"path": "b.txt", "content": "b"})");
+        h.server.enqueueText(QStringLiteral("Done."));
+        h.agent->start(QStringLiteral("go"));
+        QVERIFY(asked.wait(10000));
+        QCOMPARE(asked.first().at(2).toString(), QStringLiteral(R"({"text": "a"})"));
+        QVERIFY(h.agent->isAwaitingApproval());
+        h.agent->approve(QString());
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().at(0).toString(), QStringLiteral("answered"));
+        QCOMPARE(asked.size(), 1); // the file tools do not ask
+        QCOMPARE(h.lastToolResult(1)["stdout"].get<std::string>(), std::string("echo: a"));
+    }
+
+    void stoppingWhileAHostToolWorksAnswersItsCallAndDropsTheLateAnswer()
+    {
+        Harness h;
+        QVERIFY(h.agent->tools().add(std::make_shared<LaterTool>(300)));
+        QSignalSpy calls(h.agent.get(), &AgentRun::toolCall);
+        nlohmann::json recorded;
+        connect(h.agent.get(), &AgentRun::messageRecorded, this, [&](const nlohmann::json &m) {
+            recorded = m;
+        });
+        h.server.enqueueToolCall(
+            QStringLiteral("m1"), QStringLiteral("mcp_echo"), R"({"text": "a"})");
+        h.agent->start(QStringLiteral("go"));
+        QVERIFY(calls.wait(10000));
+        h.agent->stop();
+        const Message last = h.agent->messages().back();
+        QVERIFY(last.role == Message::Role::Tool);
+        QCOMPARE(last.toolCallId, QStringLiteral("m1"));
+        QVERIFY(last.text.contains(QStringLiteral("stopped by the person")));
+        const qsizetype count = h.agent->messages().size();
+        QTest::qWait(500); // the tool's answer comes and is dropped
+        QCOMPARE(h.agent->messages().size(), count);
+        QCOMPARE(h.server.requests().size(), 1);
+        QCOMPARE(recorded.value("tool_call_id", std::string()), std::string("m1")); // stored too
     }
 };
 

@@ -57,11 +57,7 @@ struct Exchange
         client->setConfig(config);
     }
 
-    void send()
-    {
-        client->send(nlohmann::json::array({{{"role", "user"}, {"content", "hi"}}}),
-                     nlohmann::json::array());
-    }
+    void send() { client->send({Message::user(QStringLiteral("hi"))}, {}); }
 
     // Sends and waits for the end; true when exactly one of finished/error arrived.
     bool run(int timeoutMs = 10000)
@@ -72,7 +68,7 @@ struct Exchange
         return finished->size() + errors->size() == 1;
     }
 
-    ChatCompletion completion() const { return finished->first().at(0).value<ChatCompletion>(); }
+    Completion completion() const { return finished->first().at(0).value<Completion>(); }
     QString errorCode() const
     {
         return errors->isEmpty() ? QString() : errors->first().at(0).toString();
@@ -103,10 +99,10 @@ private Q_SLOTS:
         QVERIFY(x.run());
         QVERIFY(x.deltas->size() > 3); // streamed in pieces, not at the end
         QCOMPARE(x.text(), QStringLiteral("The average is 3.0."));
-        QCOMPARE(x.completion().content, x.text());
+        QCOMPARE(x.completion().text, x.text());
         QCOMPARE(x.completion().finishReason, QStringLiteral("stop"));
-        QCOMPARE(x.completion().promptTokens, 42);
-        QCOMPARE(x.completion().completionTokens, 7);
+        QCOMPARE(x.completion().usage.promptTokens, 42);
+        QCOMPARE(x.completion().usage.completionTokens, 7);
 
         QCOMPARE(x.server.requests().size(), 1);
         const auto &request = x.server.requests().first();
@@ -118,6 +114,51 @@ private Q_SLOTS:
         QCOMPARE(body["stream_options"]["include_usage"].get<bool>(), true);
         QCOMPARE(body["model"].get<std::string>(), std::string("fake-model"));
         QCOMPARE(body["messages"][0]["content"].get<std::string>(), std::string("hi"));
+    }
+
+    void theRequestBodyPutsNeutralMessagesAndToolsInTheChatCompletionsShape()
+    {
+        ClientConfig config;
+        config.model = QStringLiteral("m");
+        const ChatClient client(config);
+        const QList<Message> messages = {
+            Message::system(QStringLiteral("sys")),
+            Message::user(QStringLiteral("hi")),
+            Message::assistant(QString(),
+                               QStringLiteral("thinking"),
+                               {{QStringLiteral("c1"),
+                                 QStringLiteral("run_python"),
+                                 QStringLiteral("{\"code\":\"1\"}")}}),
+            Message::toolResult(QStringLiteral("c1"), QStringLiteral("{\"status\":\"ok\"}")),
+            Message::assistant(QStringLiteral("One."), QStringLiteral("more thinking")),
+        };
+        const nlohmann::json schema = {{"type", "object"},
+                                       {"properties", {{"code", {{"type", "string"}}}}},
+                                       {"required", {"code"}}};
+        const nlohmann::json body = client.requestBody(
+            messages, {{QStringLiteral("run_python"), QStringLiteral("Runs code."), schema}});
+        QCOMPARE(body["model"].get<std::string>(), std::string("m"));
+        QCOMPARE(body["stream"].get<bool>(), true);
+        QCOMPARE(body["stream_options"], nlohmann::json({{"include_usage", true}}));
+        const nlohmann::json call
+            = {{"id", "c1"},
+               {"type", "function"},
+               {"function", {{"name", "run_python"}, {"arguments", "{\"code\":\"1\"}"}}}};
+        const nlohmann::json expected = nlohmann::json::array({
+            {{"role", "system"}, {"content", "sys"}},
+            {{"role", "user"}, {"content", "hi"}},
+            {{"role", "assistant"}, {"content", nullptr}, {"tool_calls", {call}}},
+            {{"role", "tool"}, {"tool_call_id", "c1"}, {"content", "{\"status\":\"ok\"}"}},
+            {{"role", "assistant"}, {"content", "One."}},
+        });
+        QVERIFY2(body["messages"] == expected, body["messages"].dump().c_str()); // no reasoning
+        QCOMPARE(body["tools"],
+                 nlohmann::json::array({{{"type", "function"},
+                                         {"function",
+                                          {{"name", "run_python"},
+                                           {"description", "Runs code."},
+                                           {"parameters", schema}}}}}));
+        QVERIFY(!client.requestBody(messages, {}).contains("tools")); // none: no field
     }
 
     void reassemblesAToolCallSplitAcrossManyChunks()
@@ -151,7 +192,7 @@ private Q_SLOTS:
         x.server.enqueue(response);
         QVERIFY(x.run());
         QCOMPARE(x.completion().reasoning, QStringLiteral("think more"));
-        QCOMPARE(x.completion().content, QStringLiteral("ok"));
+        QCOMPARE(x.completion().text, QStringLiteral("ok"));
     }
 
     void httpErrorsBecomeAClearMessage()
@@ -218,7 +259,7 @@ private Q_SLOTS:
         QCOMPARE(x.retrying->first().at(0).toInt(), 1);
         QCOMPARE(x.retrying->first().at(1).toInt(), 300);
         QVERIFY(x.retrying->first().at(2).toString().contains(QStringLiteral("429")));
-        QCOMPARE(x.completion().content, QStringLiteral("after the wait"));
+        QCOMPARE(x.completion().text, QStringLiteral("after the wait"));
         QCOMPARE(x.server.requests().size(), 2);
         QCOMPARE(x.server.requests().at(0).body, x.server.requests().at(1).body);
     }
@@ -277,7 +318,7 @@ private Q_SLOTS:
         x.server.enqueue(delayed);
         x.configure([](ClientConfig &c) { c.idleTimeoutMs = 3000; });
         QVERIFY(x.run());
-        QCOMPARE(x.completion().content, QStringLiteral("slow"));
+        QCOMPARE(x.completion().text, QStringLiteral("slow"));
         QCOMPARE(x.retrying->size(), 0);
     }
 
@@ -307,7 +348,7 @@ private Q_SLOTS:
         QVERIFY(x.run());
         QCOMPARE(x.errorCode(), QStringLiteral("stalled"));
         QCOMPARE(x.retrying->size(), 0);
-        QCOMPARE(x.client->partial().content, QStringLiteral("Half an answer"));
+        QCOMPARE(x.client->partial().text, QStringLiteral("Half an answer"));
     }
 
     void aDropAfterTheFirstBytesIsIncompleteNotRetried()
@@ -338,7 +379,7 @@ private Q_SLOTS:
                         << sse("[DONE]");
         x.server.enqueue(response.withCrlfAndKeepAlives().byteByByte());
         QVERIFY(x.run(20000));
-        QCOMPARE(x.completion().content, QStringLiteral("héllo ✓ 😀"));
+        QCOMPARE(x.completion().text, QStringLiteral("héllo ✓ 😀"));
         QCOMPARE(x.completion().toolCalls.size(), 1);
         QCOMPARE(x.completion().toolCalls.first().arguments,
                  QStringLiteral("{\"code\": \"print('é')\"}"));
@@ -406,7 +447,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(x.deltas->size() >= 3, 10000);
         x.client->cancel();
         const int seen = int(x.deltas->size());
-        QVERIFY(x.client->partial().content.startsWith(QStringLiteral("w0 w1 w2 ")));
+        QVERIFY(x.client->partial().text.startsWith(QStringLiteral("w0 w1 w2 ")));
         QVERIFY(!x.client->isBusy());
         QTest::qWait(500);
         QCOMPARE(int(x.deltas->size()), seen);

@@ -115,7 +115,7 @@ private Q_SLOTS:
         // The history comes back to the agent and to whoever shows it.
         const nlohmann::json shown = switched.first().at(1).value<nlohmann::json>();
         QCOMPARE(shown.size(), size_t(4));
-        QCOMPARE(again.agent()->messages().back()["content"].get<std::string>(), "Two.");
+        QCOMPARE(again.agent()->messages().back().text, QStringLiteral("Two."));
     }
 
     void aNewConversationStartsEmptyAndTheOldOneStaysStored()

@@ -221,7 +221,7 @@ private Q_SLOTS:
         QCOMPARE(h.server.requests().size(), 3);
         QCOMPARE(errors.size(), 1);
         QCOMPARE(errors.first().at(0).toString(), QStringLiteral("repeated_error"));
-        QCOMPARE(h.agent->messages().back()["role"].get<std::string>(), std::string("tool"));
+        QVERIFY(h.agent->messages().back().role == Message::Role::Tool);
     }
 
     void thePersonsEditAndRerunReachTheModelAsADiff()
@@ -300,7 +300,7 @@ private Q_SLOTS:
         QCOMPARE(results.first().at(1).value<ExecutionResult>().stdoutText,
                  QStringLiteral("step\ndone\n"));
         QCOMPARE(h.server.requests().size(), 1);
-        QCOMPARE(h.agent->messages().back()["role"].get<std::string>(), std::string("tool"));
+        QVERIFY(h.agent->messages().back().role == Message::Role::Tool);
     }
 
     void askFirstRunsThePersonsEditAndTellsTheModel()
@@ -371,9 +371,9 @@ private Q_SLOTS:
         h.agent->stop();
         QCOMPARE(finished.size(), 1);
         QCOMPARE(finished.first().at(0).toString(), QStringLiteral("stopped"));
-        const auto &last = h.agent->messages().back();
-        QCOMPARE(last["role"].get<std::string>(), std::string("tool"));
-        QCOMPARE(last["tool_call_id"].get<std::string>(), std::string("slow"));
+        const Message &last = h.agent->messages().back();
+        QVERIFY(last.role == Message::Role::Tool);
+        QCOMPARE(last.toolCallId, QStringLiteral("slow"));
         QVERIFY(!h.agent->isRunning());
     }
 };

@@ -1,4 +1,6 @@
+#include <app/agent/builtintools.h>
 #include <app/agent/filetools.h>
+#include <app/agent/toolregistry.h>
 #include <app/agent/tools.h>
 
 #include <QDir>
@@ -81,24 +83,26 @@ private Q_SLOTS:
 
     void parsesTheArgumentsOfEveryTool()
     {
-        QCOMPARE(int(Tools::parseCall(QStringLiteral("run_shell"),
-                                      QStringLiteral("{\"command\":\"ls\",\"timeout_s\":3}"))
+        const ToolRegistry tools = ToolRegistry::withBuiltIns();
+        const auto json = [](const char *text) {
+            return nlohmann::json::parse(text);
+        };
+        QCOMPARE(int(tools.find(QStringLiteral("run_shell"))
+                         ->sandboxRun(json(R"({"command":"ls","timeout_s":3})"))
                          .value()
                          .timeoutMs),
                  3000);
-        QVERIFY(!Tools::parseCall(QStringLiteral("run_shell"), QStringLiteral("{\"cmd\":\"ls\"}")));
-        QVERIFY(
-            !Tools::parseCall(QStringLiteral("write_file"), QStringLiteral("{\"path\":\"a\"}")));
-        QCOMPARE(Tools::parseCall(QStringLiteral("read_file"),
-                                  QStringLiteral("{\"path\":\"a\",\"max_bytes\":10}"))
+        QVERIFY(!tools.find(QStringLiteral("run_shell"))->sandboxRun(json(R"({"cmd":"ls"})")));
+        QVERIFY(!BuiltinTools::writeFileArguments(json(R"({"path":"a"})")));
+        QCOMPARE(BuiltinTools::readFileArguments(json(R"({"path":"a","max_bytes":10})"))
                      .value()
                      .maxBytes,
                  qint64(10));
-        QVERIFY(Tools::parseCall(QStringLiteral("list_files"), QStringLiteral("{}")));
-        const auto unknown = Tools::parseCall(QStringLiteral("format_disk"), QStringLiteral("{}"));
+        QVERIFY(BuiltinTools::listFilesArguments(json("{}")));
+        const auto unknown = tools.lookup(QStringLiteral("format_disk"));
         QVERIFY(!unknown);
         QVERIFY(unknown.error().contains(QStringLiteral("run_shell")));
-        QCOMPARE(Tools::definitions().size(), size_t(5));
+        QCOMPARE(tools.specs().size(), 5);
     }
 
     void anUploadGetsAFreeNameAndNeverWritesThroughALink()

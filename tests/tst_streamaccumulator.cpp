@@ -46,6 +46,27 @@ private Q_SLOTS:
         expectSameOnBothPaths(Sandcastle::Testing::wholeStream());
     }
 
+    void cachedPromptTokensAreReadOnBothPaths()
+    {
+        for (const bool fastPath : {true, false}) {
+            StreamAccumulator acc;
+            acc.setFastPath(fastPath);
+            acc.add({QByteArrayLiteral("message"),
+                     QByteArrayLiteral("{\"usage\":{\"prompt_tokens\":90,\"completion_tokens\":5,"
+                                       "\"prompt_tokens_details\":{\"cached_tokens\":64}}}"),
+                     {}});
+            const Usage usage = acc.completion().usage;
+            QCOMPARE(usage.promptTokens, 90);
+            QCOMPARE(usage.completionTokens, 5);
+            QCOMPARE(usage.cachedPromptTokens, 64);
+        }
+        StreamAccumulator none;
+        none.add({QByteArrayLiteral("message"),
+                  QByteArrayLiteral("{\"usage\":{\"prompt_tokens\":9}}"),
+                  {}});
+        QCOMPARE(none.completion().usage.cachedPromptTokens, -1); // not said: unknown
+    }
+
     void doneAndErrorEventsAreUnderstood()
     {
         StreamAccumulator acc;

@@ -1,8 +1,20 @@
+#include <app/agent/toolregistry.h>
 #include <app/agent/tools.h>
 
 #include <QtTest>
 
 using namespace Sandcastle;
+
+namespace {
+// A call of a built-in sandbox tool, checked as the agent checks it.
+Result<SandboxRun> sandboxRunOf(const QString &name, const QString &argumentsJson)
+{
+    const Result<nlohmann::json> arguments = parseToolArguments(name, argumentsJson);
+    if (!arguments)
+        return Result<SandboxRun>::failure(arguments.error());
+    return ToolRegistry::withBuiltIns().find(name)->sandboxRun(arguments.value());
+}
+} // namespace
 
 class TestTools : public QObject
 {
@@ -10,24 +22,21 @@ class TestTools : public QObject
 private Q_SLOTS:
     void offersRunPythonWithARequiredCodeArgument()
     {
-        const nlohmann::json tools = Tools::definitions();
-        QVERIFY(tools.is_array());
-        QCOMPARE(tools.size(), size_t(5));
-        QCOMPARE(tools[0]["function"]["name"].get<std::string>(), std::string("run_python"));
-        QCOMPARE(tools[0]["function"]["parameters"]["required"][0].get<std::string>(),
-                 std::string("code"));
+        const QList<ToolSpec> tools = ToolRegistry::withBuiltIns().specs();
+        QCOMPARE(tools.size(), 5);
+        QCOMPARE(tools[0].name, QStringLiteral("run_python"));
+        QCOMPARE(tools[0].parameters["required"][0].get<std::string>(), std::string("code"));
     }
 
     void parsesCodeAndTimeout()
     {
-        const auto call
-            = Tools::parseCall(QStringLiteral("run_python"),
-                               QStringLiteral("{\"code\":\"print(1)\",\"timeout_s\":2.5}"));
+        const auto call = sandboxRunOf(QStringLiteral("run_python"),
+                                       QStringLiteral("{\"code\":\"print(1)\",\"timeout_s\":2.5}"));
         QVERIFY(call);
         QCOMPARE(call.value().code, QStringLiteral("print(1)"));
         QCOMPARE(call.value().timeoutMs, 2500);
-        QCOMPARE(Tools::parseCall(QStringLiteral("run_python"),
-                                  QStringLiteral("{\"code\":\"x\",\"timeout_s\":-1}"))
+        QCOMPARE(sandboxRunOf(QStringLiteral("run_python"),
+                              QStringLiteral("{\"code\":\"x\",\"timeout_s\":-1}"))
                      .value()
                      .timeoutMs,
                  -1);
@@ -35,12 +44,12 @@ private Q_SLOTS:
 
     void refusesBrokenArgumentsWithAClearMessage()
     {
-        const auto notJson = Tools::parseCall(QStringLiteral("run_python"),
-                                              QStringLiteral("{\"code\": \"unterminated"));
+        const auto notJson = sandboxRunOf(QStringLiteral("run_python"),
+                                          QStringLiteral("{\"code\": \"unterminated"));
         QVERIFY(!notJson);
         QVERIFY(notJson.error().contains(QStringLiteral("not a JSON object")));
         const auto noCode
-            = Tools::parseCall(QStringLiteral("run_python"), QStringLiteral("{\"source\": \"x\"}"));
+            = sandboxRunOf(QStringLiteral("run_python"), QStringLiteral("{\"source\": \"x\"}"));
         QVERIFY(!noCode);
         QVERIFY(noCode.error().contains(QStringLiteral("\"code\"")));
     }

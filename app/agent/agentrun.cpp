@@ -1,39 +1,19 @@
 #include "agentrun.h"
 
 #include "contextbudget.h"
-#include "filetools.h"
+#include "storedhistory.h"
 #include "textcalls.h"
 #include "tools.h"
 #include "unifieddiff.h"
 
-#include <app/llm/chatclient.h>
+#include <app/llm/modelclient.h>
 #include <app/llm/partialjson.h>
+#include <app/store/storedmessage.h>
 #include <sandbox/sandboxsession.h>
 
 namespace Sandcastle {
 
-QString AgentOptions::defaultSystemPrompt()
-{
-    return QStringLiteral(
-        "You are Sandcastle, a careful coding assistant. You can run Python (run_python, a "
-        "stateful kernel) and shell commands (run_shell), and write, read and list files "
-        "(write_file, read_file, list_files) in a sandbox with no network; the working "
-        "directory is /workspace, and files you save there are shown to the person. numpy, "
-        "pandas and matplotlib are installed. When a question "
-        "needs computation, data or a file, write code and run it instead of guessing, read the "
-        "output, fix mistakes and try again. When you have the answer, reply briefly and plainly "
-        "without calling a tool.");
-}
-
-QString AgentOptions::codeBlockInstructions()
-{
-    return QStringLiteral(
-        "\n\nThis server cannot make tool calls. To run Python, put the code in one fenced "
-        "```python block and stop; the next message will give you its output. Reply without a "
-        "```python block when you have the answer.");
-}
-
-AgentRun::AgentRun(ChatClient *client,
+AgentRun::AgentRun(ModelClient *client,
                    SandboxSession *session,
                    AgentOptions options,
                    QObject *parent)
@@ -43,70 +23,7 @@ AgentRun::AgentRun(ChatClient *client,
     , m_options(std::move(options))
     , m_codeBlockMode(m_options.toolMode == AgentOptions::ToolMode::CodeBlocks)
 {
-    connect(client, &ChatClient::textDelta, this, [this](const QString &t) {
-        if (m_running)
-            Q_EMIT textDelta(t);
-    });
-    connect(client, &ChatClient::reasoningDelta, this, [this](const QString &t) {
-        if (m_running)
-            Q_EMIT reasoningDelta(t);
-    });
-    connect(client,
-            &ChatClient::toolCallStarted,
-            this,
-            [this](int index, const QString &id, const QString &name) {
-                if (!m_running)
-                    return;
-                const QString callId = id.isEmpty() ? QStringLiteral("call_%1").arg(index) : id;
-                m_streamingIds.insert(index, callId);
-                m_streamingArgs.insert(index, QString());
-                Q_EMIT toolCallStarted(callId, name);
-            });
-    connect(
-        client, &ChatClient::toolArgumentsDelta, this, [this](int index, const QString &fragment) {
-            if (!m_running)
-                return;
-            QString &args = m_streamingArgs[index];
-            args += fragment;
-            const QString code = partialJsonStringField(args, QStringLiteral("code"));
-            if (!code.isNull())
-                Q_EMIT toolCodeChanged(m_streamingIds.value(index), code);
-        });
-    connect(client, &ChatClient::finished, this, &AgentRun::onCompletion);
-    connect(client,
-            &ChatClient::retrying,
-            this,
-            [this](int attempt, int delayMs, const QString &reason) {
-                if (m_running)
-                    Q_EMIT retrying(attempt, delayMs, reason);
-            });
-    connect(client,
-            &ChatClient::errorOccurred,
-            this,
-            [this](const QString &code, const QString &message) {
-                if (!m_running)
-                    return;
-                // Servers without tool calling refuse the `tools` field (Ollama: "does not
-                // support tools"); in Auto mode that is a reason to switch, not to fail.
-                const bool refusedTools
-                    = (code == QLatin1String("bad_request")
-                       || code == QLatin1String("unprocessable")
-                       || code == QLatin1String("server_error"))
-                      && message.contains(QLatin1String("tool"), Qt::CaseInsensitive);
-                if (refusedTools && !m_codeBlockMode
-                    && m_options.toolMode == AgentOptions::ToolMode::Auto) {
-                    switchToCodeBlocks();
-                    Q_EMIT retrying(1,
-                                    0,
-                                    QStringLiteral("the server does not support tool calls; "
-                                                   "asking for code blocks instead"));
-                    --m_turns; // the refused request does not count
-                    requestModel();
-                    return;
-                }
-                Q_EMIT errorOccurred(code, message);
-                finish(QStringLiteral("error"));
-            });
+    connectClient(client);
     connect(session,
             &SandboxSession::outputReady,
             this,
@@ -117,12 +34,78 @@ AgentRun::AgentRun(ChatClient *client,
     connect(session, &SandboxSession::finished, this, &AgentRun::onSessionFinished);
 }
 
+void AgentRun::connectClient(ModelClient *client)
+{
+    connect(client, &ModelClient::textDelta, this, [this](const QString &t) {
+        if (m_running)
+            Q_EMIT textDelta(t);
+    });
+    connect(client, &ModelClient::reasoningDelta, this, [this](const QString &t) {
+        if (m_running)
+            Q_EMIT reasoningDelta(t);
+    });
+    connect(client,
+            &ModelClient::toolCallStarted,
+            this,
+            [this](int index, const QString &id, const QString &name) {
+                if (!m_running)
+                    return;
+                const QString callId = id.isEmpty() ? QStringLiteral("call_%1").arg(index) : id;
+                m_streamingIds.insert(index, callId);
+                m_streamingArgs.insert(index, QString());
+                Q_EMIT toolCallStarted(callId, name);
+            });
+    connect(
+        client, &ModelClient::toolArgumentsDelta, this, [this](int index, const QString &fragment) {
+            if (!m_running)
+                return;
+            QString &args = m_streamingArgs[index];
+            args += fragment;
+            const QString code = partialJsonStringField(args, QStringLiteral("code"));
+            if (!code.isNull())
+                Q_EMIT toolCodeChanged(m_streamingIds.value(index), code);
+        });
+    connect(client, &ModelClient::finished, this, &AgentRun::onCompletion);
+    connect(client,
+            &ModelClient::retrying,
+            this,
+            [this](int attempt, int delayMs, const QString &reason) {
+                if (m_running)
+                    Q_EMIT retrying(attempt, delayMs, reason);
+            });
+    connect(client, &ModelClient::errorOccurred, this, &AgentRun::onClientError);
+}
+
+void AgentRun::onClientError(const QString &code, const QString &message)
+{
+    if (!m_running)
+        return;
+    // Servers without tool calling refuse the `tools` field (Ollama: "does not support
+    // tools"); in Auto mode that is a reason to switch, not to fail.
+    const bool refusedTools
+        = (code == QLatin1String("bad_request") || code == QLatin1String("unprocessable")
+           || code == QLatin1String("server_error"))
+          && message.contains(QLatin1String("tool"), Qt::CaseInsensitive);
+    if (refusedTools && !m_codeBlockMode && m_options.toolMode == AgentOptions::ToolMode::Auto) {
+        switchToCodeBlocks();
+        Q_EMIT retrying(1,
+                        0,
+                        QStringLiteral("the server does not support tool calls; asking for code "
+                                       "blocks instead"));
+        --m_turns; // the refused request does not count
+        requestModel();
+        return;
+    }
+    Q_EMIT errorOccurred(code, message);
+    finish(QStringLiteral("error"));
+}
+
 void AgentRun::start(const QString &prompt)
 {
     if (m_running)
         return;
-    if (m_messages.empty() && !m_options.systemPrompt.isEmpty())
-        m_messages.push_back({{"role", "system"}, {"content", ""}});
+    if (m_messages.isEmpty() && !m_options.systemPrompt.isEmpty())
+        m_messages.append(Message::system(QString()));
     setSystemPrompt();
     // What the person did in the sandbox since the last turn comes first, so the model
     // reads the request in the light of it.
@@ -131,34 +114,29 @@ void AgentRun::start(const QString &prompt)
                                                           + QStringLiteral("\n\n") + prompt;
     m_personNotes.clear();
     m_running = true;
-    appendMessage({{"role", "user"}, {"content", content.toStdString()}});
-    m_tokensUsed = 0;
-    m_promptTokensUsed = 0;
-    m_completionTokensUsed = 0;
+    appendMessage(Message::user(content));
+    m_budget.startRun();
     m_limit.clear();
     m_awaiting.reset();
     m_editNote.clear();
     m_stopAfterStep = false;
     m_codeStoppedByPerson = false;
     m_turns = 0;
-    m_identicalErrors = 0;
-    m_lastErrorSignature.clear();
     requestModel();
 }
 
 bool AgentRun::resume()
 {
-    if (m_running || m_messages.empty())
+    if (m_running || m_messages.isEmpty())
         return false;
-    const std::string role = m_messages.back().value("role", std::string());
-    if (role != "user" && role != "tool")
+    const Message::Role role = m_messages.constLast().role;
+    if (role != Message::Role::User && role != Message::Role::Tool)
         return false;
     m_running = true;
     m_limit.clear();
     m_stopAfterStep = false;
     m_turns = 0;
-    m_identicalErrors = 0;
-    m_lastErrorSignature.clear();
+    m_budget.resume();
     requestModel();
     return true;
 }
@@ -167,68 +145,20 @@ void AgentRun::loadHistory(const nlohmann::json &messages)
 {
     if (m_running || !messages.is_array())
         return;
-    m_messages = nlohmann::json::array();
-    m_lastAgentCode.clear();
+    m_messages.clear();
     m_personNotes.clear();
     if (!m_options.systemPrompt.isEmpty())
-        m_messages.push_back({{"role", "system"}, {"content", ""}});
-    QStringList unanswered; // tool call ids waiting for their result, in order
-    auto answerTheRest = [&] {
-        for (const QString &id : std::as_const(unanswered))
-            m_messages.push_back(
-                {{"role", "tool"},
-                 {"tool_call_id", id.toStdString()},
-                 {"content",
-                  Tools::errorJson(QStringLiteral("interrupted: Sandcastle was closed before this "
-                                                  "finished; its result is unknown"))
-                      .dump()}});
-        unanswered.clear();
-    };
-    for (const auto &stored : messages) {
-        if (!stored.is_object() || !stored.contains("role") || !stored["role"].is_string())
-            continue;
-        const std::string role = stored["role"].get<std::string>();
-        if (role == "system")
-            continue; // the current system prompt is used
-        nlohmann::json message = stored;
-        message.erase("reasoning");
-        if (role == "tool") {
-            const QString id = QString::fromStdString(message.value("tool_call_id", std::string()));
-            if (!unanswered.removeOne(id))
-                continue; // a result without its call would be refused
-        } else {
-            answerTheRest();
-        }
-        if (role == "assistant" && message.contains("tool_calls")
-            && message["tool_calls"].is_array()) {
-            for (const auto &call : message["tool_calls"]) {
-                unanswered << QString::fromStdString(call.value("id", std::string()));
-                const auto fn = call.find("function");
-                if (fn == call.end() || fn->value("name", std::string()) != "run_python")
-                    continue;
-                const nlohmann::json args
-                    = nlohmann::json::parse(fn->value("arguments", std::string()), nullptr, false);
-                if (args.is_object() && args.contains("code") && args["code"].is_string())
-                    m_lastAgentCode = QString::fromStdString(args["code"].get<std::string>());
-            }
-        }
-        m_messages.push_back(std::move(message));
-    }
-    answerTheRest();
+        m_messages.append(Message::system(QString()));
+    m_messages += historyFromStore(messages);
+    m_lastAgentCode = lastPythonCode(m_messages);
     setSystemPrompt();
 }
 
-void AgentRun::appendMessage(nlohmann::json message, const QString &reasoning)
+void AgentRun::appendMessage(const Message &message)
 {
-    m_messages.push_back(message);
-    const auto content = message.find("content");
-    const QString text = content != message.end() && content->is_string()
-                             ? QString::fromStdString(content->get<std::string>())
-                             : QString();
-    Q_EMIT messageAdded(QString::fromStdString(message.value("role", std::string())), text);
-    if (!reasoning.isEmpty())
-        message["reasoning"] = reasoning.toStdString();
-    Q_EMIT messageRecorded(message);
+    m_messages.append(message);
+    Q_EMIT messageAdded(roleName(message.role), message.text);
+    Q_EMIT messageRecorded(toStoreJson(message));
 }
 
 void AgentRun::setOptions(const AgentOptions &options)
@@ -272,22 +202,31 @@ void AgentRun::approve(const QString &code)
     if (!m_running || !m_awaiting)
         return;
     const Awaiting waiting = *std::exchange(m_awaiting, std::nullopt);
-    if (code != waiting.code) {
-        m_editNote
-            = QStringLiteral("The person edited your code before it ran:\n")
-              + unifiedDiff(waiting.code, code, QStringLiteral("yours"), QStringLiteral("ran"));
+    if (!waiting.run) {
+        invokeHostTool(waiting.call, *waiting.tool, waiting.arguments);
+        return;
     }
-    runCode(waiting.call.id, waiting.shell, code, waiting.timeoutMs);
+    SandboxRun run = *waiting.run;
+    if (code != run.code) {
+        m_editNote = QStringLiteral("The person edited your code before it ran:\n")
+                     + unifiedDiff(run.code, code, QStringLiteral("yours"), QStringLiteral("ran"));
+        run.code = code;
+    }
+    runCode(waiting.call.id, run);
 }
 
-void AgentRun::runCode(const QString &id, bool shell, const QString &code, int timeoutMs)
+void AgentRun::runCode(const QString &id, const SandboxRun &run)
 {
     m_activeToolId = id; // onSessionFinished() answers this call
-    Q_EMIT runStarted(id, shell ? QStringLiteral("shell") : QStringLiteral("python"), code);
-    if (shell)
-        m_session->runShell(code, timeoutMs);
-    else
-        m_session->runPython(code, timeoutMs);
+    Q_EMIT runStarted(id, languageName(run.language), run.code);
+    switch (run.language) {
+    case SandboxRun::Language::Shell:
+        m_session->runShell(run.code, run.timeoutMs);
+        break;
+    case SandboxRun::Language::Python:
+        m_session->runPython(run.code, run.timeoutMs);
+        break;
+    }
 }
 
 void AgentRun::reject(const QString &reason)
@@ -314,66 +253,23 @@ void AgentRun::requestModel()
         finish(QStringLiteral("stopped"));
         return;
     }
-    if (m_identicalErrors >= kMaxIdenticalErrors) {
-        stopAtLimit(QStringLiteral("repeated_error"),
-                    QStringLiteral("error"),
-                    QStringLiteral("Stopped: the last %1 tool results were the same error, so the "
-                                   "agent was going round in circles. Change the request or the "
-                                   "code and ask again.")
-                        .arg(kMaxIdenticalErrors));
-        return;
-    }
-    if (m_options.tokenBudget > 0 && m_tokensUsed >= m_options.tokenBudget) {
-        stopAtLimit(QStringLiteral("token_budget"),
-                    QStringLiteral("error"),
-                    QStringLiteral("Stopped: this run used %1 tokens, over its budget of %2 (raise "
-                                   "the token budget in the settings).")
-                        .arg(m_tokensUsed)
-                        .arg(m_options.tokenBudget));
-        return;
-    }
-    if (m_options.costBudgetUsd > 0) {
-        if (!m_options.profile.hasPrice()) {
-            stopAtLimit(QStringLiteral("cost_budget"),
-                        QStringLiteral("error"),
-                        QStringLiteral("Stopped: a cost budget is set, but the price of this model "
-                                       "is not known, so the cost cannot be kept under it. Add the "
-                                       "model to models.json in the data folder, or clear the "
-                                       "cost budget."));
-            return;
-        }
-        const double spent = m_options.profile.cost(m_promptTokensUsed, m_completionTokensUsed);
-        if (spent >= m_options.costBudgetUsd) {
-            stopAtLimit(QStringLiteral("cost_budget"),
-                        QStringLiteral("error"),
-                        QStringLiteral("Stopped: this run cost $%1, over its budget of $%2 (raise "
-                                       "the cost budget in the settings).")
-                            .arg(spent, 0, 'f', 4)
-                            .arg(m_options.costBudgetUsd, 0, 'f', 4));
-            return;
-        }
-    }
-    if (m_turns >= m_options.maxTurns) {
-        stopAtLimit(QStringLiteral("max_turns"),
-                    QStringLiteral("max_turns"),
-                    QStringLiteral("Stopped after %1 model turns without an answer (the turn "
-                                   "limit; raise it in the settings or with --max-turns).")
-                        .arg(m_options.maxTurns));
+    if (const std::optional<RunBudget::Stop> stop = m_budget.check(m_options, m_turns)) {
+        stopAtLimit(stop->limit, stop->status, stop->message);
         return;
     }
     ++m_turns;
     m_streamingIds.clear();
     m_streamingArgs.clear();
-    const nlohmann::json tools = m_codeBlockMode ? nlohmann::json::array() : Tools::definitions();
+    const QList<ToolSpec> tools = m_codeBlockMode ? QList<ToolSpec>() : m_tools.specs();
     if (m_options.contextTokens <= 0) {
-        m_lastEstimate = 0;
+        m_budget.noteEstimate(0);
         m_client->send(m_messages, tools);
         return;
     }
     // Leave a quarter of the window for the tool definitions and the answer.
-    const ContextBudget::Compacted fitted
-        = ContextBudget::compact(m_messages, m_options.contextTokens * 3 / 4, m_tokenRatio);
-    m_lastEstimate = ContextBudget::estimateTokens(fitted.messages);
+    const ContextBudget::Compacted fitted = ContextBudget::compact(
+        m_messages, m_options.contextTokens * 3 / 4, m_budget.tokenRatio());
+    m_budget.noteEstimate(ContextBudget::estimateTokens(fitted.messages));
     if (fitted.summarisedToolResults + fitted.shortenedToolCalls > 0)
         Q_EMIT contextCompacted(fitted.summarisedToolResults + fitted.shortenedToolCalls,
                                 fitted.estimatedTokens);
@@ -389,11 +285,11 @@ void AgentRun::stopAtLimit(const QString &limit, const QString &status, const QS
 
 void AgentRun::setSystemPrompt()
 {
-    if (m_messages.empty() || m_messages[0].value("role", std::string()) != "system")
+    if (m_messages.isEmpty() || m_messages.constFirst().role != Message::Role::System)
         return;
-    const QString prompt = m_options.systemPrompt
-                           + (m_codeBlockMode ? AgentOptions::codeBlockInstructions() : QString());
-    m_messages[0]["content"] = prompt.toStdString();
+    m_messages.first().text
+        = m_options.systemPrompt
+          + (m_codeBlockMode ? AgentOptions::codeBlockInstructions() : QString());
 }
 
 void AgentRun::switchToCodeBlocks()
@@ -402,80 +298,52 @@ void AgentRun::switchToCodeBlocks()
     setSystemPrompt();
 }
 
-void AgentRun::onCompletion(const ChatCompletion &received)
+void AgentRun::onCompletion(const Completion &received)
 {
     if (!m_running)
         return;
-    ChatCompletion completion = received;
-    if (completion.promptTokens >= 0 || completion.completionTokens >= 0) {
-        m_promptTokensUsed += qMax(0, completion.promptTokens);
-        m_completionTokensUsed += qMax(0, completion.completionTokens);
-        m_tokensUsed = m_promptTokensUsed + m_completionTokensUsed;
-        // The server counted the request we estimated: learn how far off the estimate is.
-        if (m_lastEstimate > 0 && completion.promptTokens > 0)
-            m_tokenRatio
-                = qBound(0.5, double(completion.promptTokens) / double(m_lastEstimate), 4.0);
-        Q_EMIT usage(completion.promptTokens,
-                     completion.completionTokens,
-                     m_tokensUsed,
-                     m_options.profile.cost(m_promptTokensUsed, m_completionTokensUsed));
+    Completion completion = received;
+    if (completion.usage.isKnown()) {
+        m_budget.addUsage(completion.usage);
+        Q_EMIT usage(completion.usage.promptTokens,
+                     completion.usage.completionTokens,
+                     m_budget.tokensUsed(),
+                     m_budget.cost(m_options.profile));
     }
 
     // A model that printed its tool call as JSON text meant to make it.
     if (completion.toolCalls.isEmpty()) {
-        std::optional<ToolCall> textCall = toolCallFromText(completion.content, Tools::toolNames());
+        std::optional<ToolCall> textCall = toolCallFromText(completion.text, m_tools.names());
         if (textCall) {
             textCall->id = QStringLiteral("call_text_%1").arg(++m_textCalls);
             completion.toolCalls = {*textCall};
             if (!m_codeBlockMode)
-                completion.content.clear();
+                completion.text.clear();
         }
     }
     if (m_codeBlockMode) {
-        appendMessage({{"role", "assistant"}, {"content", completion.content.toStdString()}},
-                      completion.reasoning);
-        const QStringList blocks = extractPythonBlocks(completion.content);
-        for (qsizetype i = 0; i < blocks.size(); ++i) {
-            const std::string args = nlohmann::json{{"code", blocks.at(i).toStdString()}}.dump();
-            m_pendingCalls.enqueue({QStringLiteral("block_%1_%2").arg(m_turns).arg(i + 1),
-                                    QStringLiteral("run_python"),
-                                    QString::fromStdString(args)});
-        }
-        if (blocks.isEmpty()) {
-            for (const ToolCall &call : completion.toolCalls)
-                m_pendingCalls.enqueue(call);
-        }
-        if (m_pendingCalls.isEmpty()) {
-            finish(QStringLiteral("answered"));
-            return;
-        }
-        executeNext();
-        return;
+        appendMessage(Message::assistant(completion.text, completion.reasoning));
+        queueCodeBlockCalls(completion);
+    } else {
+        appendMessage(
+            Message::assistant(completion.text, completion.reasoning, completion.toolCalls));
+        for (const ToolCall &call : std::as_const(completion.toolCalls))
+            m_pendingCalls.enqueue(call);
     }
-
-    nlohmann::json assistant
-        = {{"role", "assistant"}, {"content", completion.content.toStdString()}};
-    if (!completion.toolCalls.isEmpty()) {
-        nlohmann::json calls = nlohmann::json::array();
-        for (const ToolCall &call : completion.toolCalls) {
-            calls.push_back({{"id", call.id.toStdString()},
-                             {"type", "function"},
-                             {"function",
-                              {{"name", call.name.toStdString()},
-                               {"arguments", call.arguments.toStdString()}}}});
-        }
-        assistant["tool_calls"] = calls;
-        if (completion.content.isEmpty())
-            assistant["content"] = nullptr;
-    }
-    appendMessage(assistant, completion.reasoning);
-    if (completion.toolCalls.isEmpty()) {
+    if (m_pendingCalls.isEmpty()) {
         finish(QStringLiteral("answered"));
         return;
     }
-    for (const ToolCall &call : completion.toolCalls)
-        m_pendingCalls.enqueue(call);
     executeNext();
+}
+
+void AgentRun::queueCodeBlockCalls(const Completion &completion)
+{
+    // The answer's ```python blocks are its calls; a call it printed as JSON counts only
+    // when there is no block.
+    const QList<ToolCall> blocks = pythonBlockCalls(completion.text, m_turns);
+    for (const ToolCall &call : blocks.isEmpty() ? completion.toolCalls : blocks)
+        m_pendingCalls.enqueue(call);
 }
 
 void AgentRun::executeNext()
@@ -487,49 +355,70 @@ void AgentRun::executeNext()
             const QString content
                 = QStringLiteral("Output of your code:\n") + m_blockResults.join(QLatin1Char('\n'));
             m_blockResults.clear();
-            appendMessage({{"role", "user"}, {"content", content.toStdString()}});
+            appendMessage(Message::user(content));
         }
         requestModel();
         return;
     }
     const ToolCall call = m_pendingCalls.dequeue();
     Q_EMIT toolCall(call.id, call.name, call.arguments);
-    const Result<Tools::Call> parsed = Tools::parseCall(call.name, call.arguments);
-    if (!parsed) {
-        recordToolResult(call.id, Tools::errorJson(parsed.error()));
+    const Result<nlohmann::json> arguments = parseToolArguments(call.name, call.arguments);
+    const Result<const Tool *> tool = m_tools.lookup(call.name);
+    if (!arguments || !tool) {
+        recordToolResult(call.id, Tools::errorJson(!arguments ? arguments.error() : tool.error()));
         executeNext();
         return;
     }
-    const Tools::Call &tool = parsed.value();
-    const QString workspace = m_session->config().workspace;
-    switch (tool.kind) {
-    case Tools::Call::Kind::Python:
-    case Tools::Call::Kind::Shell: {
-        const bool shell = tool.kind == Tools::Call::Kind::Shell;
-        if (!shell) {
-            m_lastAgentCode = tool.code;
-            Q_EMIT toolCodeChanged(call.id, tool.code);
-        }
-        if (m_options.askFirst) {
-            m_awaiting = Awaiting{call, shell, tool.code, tool.timeoutMs};
-            Q_EMIT approvalRequested(call.id, call.name, tool.code);
+    dispatch(call, *tool.value(), arguments.value());
+}
+
+void AgentRun::dispatch(const ToolCall &call, const Tool &tool, const nlohmann::json &arguments)
+{
+    const bool ask = m_options.askFirst && tool.needsApproval();
+    if (tool.place() == Tool::Place::Host) {
+        if (ask) {
+            m_awaiting = Awaiting{call, &tool, arguments, std::nullopt};
+            Q_EMIT approvalRequested(call.id, call.name, call.arguments);
             return;
         }
-        runCode(call.id, shell, tool.code, tool.timeoutMs);
+        invokeHostTool(call, tool, arguments);
         return;
     }
-    case Tools::Call::Kind::WriteFile:
-        recordToolResult(call.id, FileTools::writeFile(workspace, tool.path, tool.content));
-        break;
-    case Tools::Call::Kind::ReadFile:
-        recordToolResult(call.id, FileTools::readFile(workspace, tool.path, tool.maxBytes));
-        break;
-    case Tools::Call::Kind::ListFiles:
-        recordToolResult(call.id, FileTools::listFiles(workspace, tool.path));
-        break;
+    const Result<SandboxRun> run = tool.sandboxRun(arguments);
+    if (!run) {
+        recordToolResult(call.id, Tools::errorJson(run.error()));
+        executeNext();
+        return;
     }
-    // Host-side tools finish at once; go on from the event loop, not from inside this call.
-    QMetaObject::invokeMethod(this, &AgentRun::executeNext, Qt::QueuedConnection);
+    if (run.value().language == SandboxRun::Language::Python) {
+        m_lastAgentCode = run.value().code;
+        Q_EMIT toolCodeChanged(call.id, run.value().code);
+    }
+    if (ask) {
+        m_awaiting = Awaiting{call, &tool, arguments, run.value()};
+        Q_EMIT approvalRequested(call.id, call.name, run.value().code);
+        return;
+    }
+    runCode(call.id, run.value());
+}
+
+void AgentRun::invokeHostTool(const ToolCall &call,
+                              const Tool &tool,
+                              const nlohmann::json &arguments)
+{
+    m_hostCallId = call.id;
+    const quint64 serial = ++m_hostCalls;
+    QPointer<AgentRun> self(this);
+    const ToolContext context{m_session->config().workspace};
+    tool.invoke(arguments, context, [self, serial, id = call.id](const nlohmann::json &result) {
+        // A late answer for a call that a stop has already answered is dropped.
+        if (!self || self->m_hostCalls != serial || self->m_hostCallId != id)
+            return;
+        self->m_hostCallId.clear();
+        self->recordToolResult(id, result);
+        // Go on from the event loop, not from inside the tool's call.
+        QMetaObject::invokeMethod(self, &AgentRun::executeNext, Qt::QueuedConnection);
+    });
 }
 
 void AgentRun::recordToolResult(const QString &id, const nlohmann::json &result, bool announce)
@@ -543,19 +432,11 @@ void AgentRun::recordToolResult(const QString &id, const nlohmann::json &result,
             }
         }
         Q_EMIT toolAnswered(id,
-                            QString::fromStdString(result.value("status", std::string("error"))),
+                            toolResultStatusOf(result),
                             QString::fromStdString(result.value("error", std::string())),
                             files);
     }
-    // A result that is an error just like the last two means the model is going round in
-    // circles: stop rather than burn turns.
-    const bool isError = result.value("status", std::string()) != "ok";
-    const std::string signature = isError ? result.value("status", std::string()) + "|"
-                                                + result.value("error", std::string())
-                                          : std::string();
-    m_identicalErrors
-        = isError && signature == m_lastErrorSignature ? m_identicalErrors + 1 : (isError ? 1 : 0);
-    m_lastErrorSignature = signature;
+    m_budget.noteToolResult(result);
     addToolMessage(id, result);
 }
 
@@ -576,12 +457,12 @@ void AgentRun::onSessionFinished(const ExecutionResult &result)
 
 void AgentRun::addToolMessage(const QString &id, const nlohmann::json &content)
 {
-    const std::string text = content.dump();
+    const QString text = QString::fromStdString(content.dump());
     if (m_codeBlockMode) {
-        m_blockResults << QString::fromStdString(text);
+        m_blockResults << text;
         return;
     }
-    appendMessage({{"role", "tool"}, {"tool_call_id", id.toStdString()}, {"content", text}});
+    appendMessage(Message::toolResult(id, text));
 }
 
 void AgentRun::stop()
@@ -598,10 +479,9 @@ void AgentRun::stop()
     m_client->cancel();
     if (modelWasStreaming) {
         // Keep what the model said before the stop; its unfinished tool calls are dropped.
-        const QString partial = m_client->partial().content;
-        if (!partial.isEmpty())
-            appendMessage({{"role", "assistant"}, {"content", partial.toStdString()}},
-                          m_client->partial().reasoning);
+        const Completion partial = m_client->partial();
+        if (!partial.text.isEmpty())
+            appendMessage(Message::assistant(partial.text, partial.reasoning));
     }
     if (!m_activeToolId.isEmpty()) {
         const QString id = m_activeToolId;
@@ -611,6 +491,9 @@ void AgentRun::stop()
             addToolMessage(id, Tools::errorJson(QStringLiteral("stopped by the person")));
         }
     }
+    if (!m_hostCallId.isEmpty())
+        addToolMessage(std::exchange(m_hostCallId, QString()),
+                       Tools::errorJson(QStringLiteral("stopped by the person")));
     // Every tool call needs an answer, or the next request is refused by strict servers.
     while (!m_pendingCalls.isEmpty())
         addToolMessage(m_pendingCalls.dequeue().id,
@@ -625,6 +508,7 @@ void AgentRun::finish(const QString &status)
     m_running = false;
     m_pendingCalls.clear();
     m_activeToolId.clear();
+    m_hostCallId.clear();
     Q_EMIT finished(status, m_turns);
 }
 

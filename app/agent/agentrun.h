@@ -1,8 +1,9 @@
 #pragma once
 
-#include <app/agent/modelprofiles.h>
-#include <app/agent/tools.h>
-#include <app/llm/chattypes.h>
+#include <app/agent/agentoptions.h>
+#include <app/agent/runbudget.h>
+#include <app/agent/toolregistry.h>
+#include <app/llm/message.h>
 #include <sandbox/executionresult.h>
 
 #include <nlohmann/json.hpp>
@@ -16,37 +17,20 @@
 
 namespace Sandcastle {
 
-class ChatClient;
+class ModelClient;
 class SandboxSession;
 
-struct AgentOptions
-{
-    // Native: structured tool calls only. CodeBlocks: the model writes ```python blocks and
-    // they are run (for models without tool calling). Auto: native, falling back to code
-    // blocks when the server refuses `tools`.
-    enum class ToolMode { Auto, Native, CodeBlocks };
-
-    int maxTurns = 12;
-    ToolMode toolMode = ToolMode::Auto;
-    bool askFirst = false;    // code waits for the person's approve() or reject()
-    qint64 tokenBudget = 0;   // prompt + completion tokens per run; 0 for no limit
-    double costBudgetUsd = 0; // per run, priced with `profile`; 0 for no limit
-    ModelProfile profile;     // price and context window of the model
-    qint64 contextTokens = 0; // the window to fit requests in; 0 to send everything
-    int outputLimit = Tools::kDefaultOutputLimit; // characters of tool output sent to the model
-    QString systemPrompt = defaultSystemPrompt();
-    static QString defaultSystemPrompt();
-    static QString codeBlockInstructions();
-};
-
-// The agent loop of one conversation: ask the model, run the tool calls it makes in the
-// sandbox, hand the results back, and repeat until the model answers without a tool call (or
-// the turn limit, a stop, or an error ends it). Every run ends in exactly one finished().
+// The agent loop of one conversation: ask the model, carry out the tool calls it makes (in
+// the sandbox, or on the host), hand the results back, and repeat until the model answers
+// without a tool call (or the turn limit, a stop, or an error ends it). Every run ends in
+// exactly one finished(). It sees neither the model's wire format (a ModelClient turns
+// Messages into requests) nor the store's (messageRecorded() carries the store's JSON); the
+// tools it offers are those of its ToolRegistry.
 class AgentRun : public QObject
 {
     Q_OBJECT
 public:
-    AgentRun(ChatClient *client,
+    AgentRun(ModelClient *client,
              SandboxSession *session,
              AgentOptions options,
              QObject *parent = nullptr);
@@ -56,9 +40,9 @@ public:
     // the model again with the conversation as it is, without a new message. False when the
     // conversation does not wait for an answer.
     bool resume();
-    // Continues a stored conversation: its messages as the store gives them back (a
-    // "reasoning" field is dropped; tool calls left without a result, as when the app died
-    // during a run, get one saying so, so that strict servers accept the history).
+    // Continues a stored conversation: its messages as the store gives them back (tool calls
+    // left without a result, as when the app died during a run, get one saying so, so that
+    // strict servers accept the history; see historyFromStore()).
     void loadHistory(const nlohmann::json &messages);
     // New options take effect with the next start(); the tool mode only if the server has
     // not already been found to lack tool calls.
@@ -73,12 +57,18 @@ public:
     void stopCode();
     void stopAfterStep();
     // Ask-first mode: runs the waiting code, as the person edited it (the model is told of
-    // any change), or declines it with a reason the model gets.
+    // any change; a host tool's call runs as the model wrote it), or declines it with a
+    // reason the model gets.
     void approve(const QString &code);
     void reject(const QString &reason = QString());
     bool isAwaitingApproval() const { return m_awaiting.has_value(); }
     bool isRunning() const { return m_running; }
-    const nlohmann::json &messages() const { return m_messages; }
+    // The conversation as the model gets it (before fitting into the context window), the
+    // system prompt first when there is one.
+    const QList<Message> &messages() const { return m_messages; }
+    // The tools offered to the model: the built-ins; more (MCP) may be added before a run.
+    ToolRegistry &tools() { return m_tools; }
+    const ToolRegistry &tools() const { return m_tools; }
     int turns() const { return m_turns; }
     bool usesCodeBlocks() const { return m_codeBlockMode; }
     // Which limit ended the last run ("max_turns", "token_budget", "cost_budget",
@@ -92,19 +82,20 @@ Q_SIGNALS:
     // The `code` argument decoded as far as it has streamed: lets the editor follow along.
     void toolCodeChanged(const QString &id, const QString &code);
     void toolCall(const QString &id, const QString &name, const QString &arguments);
-    // Ask-first mode: this code waits for approve() or reject().
+    // Ask-first mode: this code waits for approve() or reject(). For a host tool that asks
+    // (an MCP tool), `code` is the call's arguments as the model wrote them.
     void approvalRequested(const QString &id, const QString &name, const QString &code);
     void toolOutput(const QString &id, Sandcastle::OutputStream stream, const QString &text);
     void toolResult(const QString &id, const Sandcastle::ExecutionResult &result);
-    // A call answered without a sandbox run: the file tools, and calls refused before running
-    // (unknown tool, arguments that are not JSON, declined). status is "ok" or "error".
+    // A call answered without a sandbox run: the host tools (the file tools), and calls
+    // refused before running (unknown tool, arguments that are not JSON, declined).
     void toolAnswered(const QString &id,
-                      const QString &status,
+                      Sandcastle::ToolResultStatus status,
                       const QString &error,
                       const QStringList &files);
     void messageAdded(const QString &role, const QString &content);
-    // The same message whole, as it goes into the history (with "reasoning" when the model
-    // gave some): what the conversation store writes.
+    // The same message whole, as it goes into the history, in the store's JSON (toStoreJson(),
+    // with "reasoning" when the model gave some): what the conversation store writes.
     void messageRecorded(const nlohmann::json &message);
     // Code of a tool call is about to run in the sandbox (after any approval and edit).
     void runStarted(const QString &id, const QString &language, const QString &code);
@@ -118,28 +109,37 @@ Q_SIGNALS:
     void finished(const QString &status, int turns);
 
 private:
+    void connectClient(ModelClient *client);
+    void onClientError(const QString &code, const QString &message);
     void requestModel();
-    void onCompletion(const ChatCompletion &completion);
+    void onCompletion(const Completion &completion);
+    void queueCodeBlockCalls(const Completion &completion);
     void executeNext();
+    void dispatch(const ToolCall &call, const Tool &tool, const nlohmann::json &arguments);
+    void invokeHostTool(const ToolCall &call, const Tool &tool, const nlohmann::json &arguments);
     void onSessionFinished(const ExecutionResult &result);
     void addToolMessage(const QString &id, const nlohmann::json &content);
     // announce: say so with toolAnswered() (a sandbox run has said so with toolResult()).
     void recordToolResult(const QString &id, const nlohmann::json &result, bool announce = true);
-    void runCode(const QString &id, bool shell, const QString &code, int timeoutMs);
+    void runCode(const QString &id, const SandboxRun &run);
     void switchToCodeBlocks();
     void setSystemPrompt();
     void finish(const QString &status);
     void stopAtLimit(const QString &limit, const QString &status, const QString &message);
-    void appendMessage(nlohmann::json message, const QString &reasoning = QString());
+    void appendMessage(const Message &message);
 
-    QPointer<ChatClient> m_client;
+    QPointer<ModelClient> m_client;
     QPointer<SandboxSession> m_session;
     AgentOptions m_options;
-    nlohmann::json m_messages = nlohmann::json::array();
+    ToolRegistry m_tools = ToolRegistry::withBuiltIns();
+    RunBudget m_budget;
+    QList<Message> m_messages;
     QQueue<ToolCall> m_pendingCalls;
     QHash<int, QString> m_streamingIds;
     QHash<int, QString> m_streamingArgs;
-    QString m_activeToolId;
+    QString m_activeToolId; // the sandbox run under way
+    QString m_hostCallId;   // the host tool call under way
+    quint64 m_hostCalls = 0;
     bool m_running = false;
     bool m_codeBlockMode = false;
     QStringList m_blockResults; // code-block mode: results go back as one user message
@@ -150,23 +150,15 @@ private:
     struct Awaiting
     {
         ToolCall call;
-        bool shell = false;
-        QString code;
-        int timeoutMs = -1;
+        const Tool *tool = nullptr;
+        nlohmann::json arguments;
+        std::optional<SandboxRun> run; // a sandbox tool's; a host tool has none
     };
     std::optional<Awaiting> m_awaiting;
     QString m_editNote; // the person's changes to the code about to run, for its result
     bool m_stopAfterStep = false;
     QStringList m_personNotes;
-    int m_identicalErrors = 0;
-    qint64 m_tokensUsed = 0;
-    qint64 m_promptTokensUsed = 0;
-    qint64 m_completionTokensUsed = 0;
-    double m_tokenRatio = 1.0; // the server's token count over our estimate
-    qint64 m_lastEstimate = 0;
     QString m_limit;
-    std::string m_lastErrorSignature;
-    static constexpr int kMaxIdenticalErrors = 3;
 };
 
 } // namespace Sandcastle

@@ -1,5 +1,9 @@
 #include "contextbudget.h"
 
+#include <app/store/storedmessage.h>
+
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -9,9 +13,12 @@ namespace {
 
 constexpr qint64 kPerMessageTokens = 4;
 
-qint64 messageTokens(const nlohmann::json &message, double ratio)
+qint64 messageTokens(const Message &message, double ratio)
 {
-    const std::string text = message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    Message sent = message;
+    sent.reasoning.clear();
+    const std::string text
+        = toStoreJson(sent).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return qint64(double(qint64(text.size()) / 4 + kPerMessageTokens) * ratio);
 }
 
@@ -52,9 +59,28 @@ std::string summaryOf(const std::string &content)
     return summary.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+// Shortens the long arguments of a message's tool calls to a note; false if none was long.
+bool shortenCalls(Message *message)
+{
+    bool changed = false;
+    for (ToolCall &call : message->toolCalls) {
+        const std::string args = call.arguments.toStdString();
+        if (args.size() <= 200)
+            continue;
+        call.arguments = QString::fromStdString(nlohmann::json{
+            {"note",
+             "code left out to fit the context window (" + std::to_string(args.size())
+                 + " bytes); it began: "
+                 + firstLine(args,
+                             120)}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        changed = true;
+    }
+    return changed;
+}
+
 } // namespace
 
-qint64 estimateTokens(const nlohmann::json &messages, double ratio)
+qint64 estimateTokens(const QList<Message> &messages, double ratio)
 {
     qint64 total = 0;
     for (const auto &m : messages)
@@ -62,16 +88,14 @@ qint64 estimateTokens(const nlohmann::json &messages, double ratio)
     return total;
 }
 
-Compacted compact(const nlohmann::json &messages, qint64 budgetTokens, double ratio, int keepRecent)
+Compacted compact(const QList<Message> &messages, qint64 budgetTokens, double ratio, int keepRecent)
 {
     Compacted out;
     out.messages = messages;
-    if (!messages.is_array())
-        return out;
     std::vector<qint64> sizes;
-    sizes.reserve(messages.size());
+    sizes.reserve(size_t(messages.size()));
     qint64 total = 0;
-    for (const auto &m : messages) {
+    for (const Message &m : messages) {
         sizes.push_back(messageTokens(m, ratio));
         total += sizes.back();
     }
@@ -79,57 +103,38 @@ Compacted compact(const nlohmann::json &messages, qint64 budgetTokens, double ra
     if (budgetTokens <= 0 || total <= budgetTokens)
         return out;
 
-    std::vector<size_t> toolResults;
-    std::vector<size_t> toolCalls;
-    for (size_t i = 0; i < messages.size(); ++i) {
-        const std::string role = messages[i].value("role", std::string());
-        if (role == "tool")
+    std::vector<qsizetype> toolResults;
+    std::vector<qsizetype> toolCalls;
+    for (qsizetype i = 0; i < messages.size(); ++i) {
+        if (messages[i].role == Message::Role::Tool)
             toolResults.push_back(i);
-        else if (role == "assistant" && messages[i].contains("tool_calls"))
+        else if (messages[i].role == Message::Role::Assistant && !messages[i].toolCalls.isEmpty())
             toolCalls.push_back(i);
     }
     const size_t keep = size_t(qMax(0, keepRecent));
-    auto summarise = [&](size_t index) {
-        nlohmann::json &m = out.messages[index];
-        if (!m.contains("content") || !m["content"].is_string())
+    auto resize = [&](qsizetype index) {
+        const qint64 size = messageTokens(out.messages[index], ratio);
+        total += size - sizes[size_t(index)];
+        sizes[size_t(index)] = size;
+    };
+    auto summarise = [&](qsizetype index) {
+        Message &m = out.messages[index];
+        const std::string content = m.text.toStdString();
+        const std::string summary = summaryOf(content);
+        if (summary.size() >= content.size())
             return;
-        const std::string summary = summaryOf(m["content"].get<std::string>());
-        if (summary.size() >= m["content"].get<std::string>().size())
-            return;
-        m["content"] = summary;
-        const qint64 size = messageTokens(m, ratio);
-        total += size - sizes[index];
-        sizes[index] = size;
+        m.text = QString::fromStdString(summary);
+        resize(index);
         ++out.summarisedToolResults;
     };
     // First pass: the results of older tool calls.
-    for (size_t n = 0; n + keep < toolResults.size() && total > budgetTokens; ++n) {
+    for (size_t n = 0; n + keep < toolResults.size() && total > budgetTokens; ++n)
         summarise(toolResults[n]);
-    }
     // Second pass: the code of older tool calls (the model wrote it; its result says how it went).
     for (size_t n = 0; n + keep < toolCalls.size() && total > budgetTokens; ++n) {
-        nlohmann::json &m = out.messages[toolCalls[n]];
-        bool changed = false;
-        for (auto &call : m["tool_calls"]) {
-            if (!call.contains("function") || !call["function"].contains("arguments")
-                || !call["function"]["arguments"].is_string())
-                continue;
-            const std::string args = call["function"]["arguments"].get<std::string>();
-            if (args.size() <= 200)
-                continue;
-            call["function"]["arguments"]
-                = nlohmann::json{{"note",
-                                  "code left out to fit the context window ("
-                                      + std::to_string(args.size())
-                                      + " bytes); it began: " + firstLine(args, 120)}}
-                      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-            changed = true;
-        }
-        if (!changed)
+        if (!shortenCalls(&out.messages[toolCalls[n]]))
             continue;
-        const qint64 size = messageTokens(m, ratio);
-        total += size - sizes[toolCalls[n]];
-        sizes[toolCalls[n]] = size;
+        resize(toolCalls[n]);
         ++out.shortenedToolCalls;
     }
     // Last resort: the recent results as well, oldest first, rather than a request the server

@@ -1,19 +1,19 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <app/llm/message.h>
 
-#include <QtGlobal>
+#include <QList>
 
 namespace Sandcastle::ContextBudget {
 
-// A rough token count of a request's messages: about four bytes of JSON per token, plus a
-// few tokens per message. `ratio` scales it (the client learns it from the server's
-// prompt_tokens).
-qint64 estimateTokens(const nlohmann::json &messages, double ratio = 1.0);
+// A rough token count of a request's messages: about four bytes of a message's stored JSON
+// (reasoning left out: it is not sent back) per token, plus a few tokens per message. `ratio`
+// scales it (the agent learns it from the server's prompt token counts).
+qint64 estimateTokens(const QList<Message> &messages, double ratio = 1.0);
 
 struct Compacted
 {
-    nlohmann::json messages;
+    QList<Message> messages;
     int summarisedToolResults = 0;
     int shortenedToolCalls = 0;
     qint64 estimatedTokens = 0;
@@ -24,7 +24,7 @@ struct Compacted
 // files, the first line of output); if that is not enough, the code in older tool calls is
 // shortened too. System and user messages are never changed, nor is the order or any tool
 // call id. Within budget, the messages come back untouched.
-Compacted compact(const nlohmann::json &messages,
+Compacted compact(const QList<Message> &messages,
                   qint64 budgetTokens,
                   double ratio = 1.0,
                   int keepRecent = 2);

@@ -21,6 +21,19 @@ QStringList extractPythonBlocks(const QString &text)
     return blocks;
 }
 
+QList<ToolCall> pythonBlockCalls(const QString &text, int turn)
+{
+    const QStringList blocks = extractPythonBlocks(text);
+    QList<ToolCall> calls;
+    for (qsizetype i = 0; i < blocks.size(); ++i) {
+        const std::string args = nlohmann::json{{"code", blocks.at(i).toStdString()}}.dump();
+        calls.append({QStringLiteral("block_%1_%2").arg(turn).arg(i + 1),
+                      QStringLiteral("run_python"),
+                      QString::fromStdString(args)});
+    }
+    return calls;
+}
+
 std::optional<ToolCall> toolCallFromText(const QString &text, const QStringList &knownTools)
 {
     QString body = text.trimmed();

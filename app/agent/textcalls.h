@@ -1,6 +1,6 @@
 #pragma once
 
-#include <app/llm/chattypes.h>
+#include <app/llm/message.h>
 
 #include <QStringList>
 
@@ -11,6 +11,8 @@ namespace Sandcastle {
 // For models that cannot make structured tool calls: the ```python fenced blocks of an answer,
 // in order (```py and ```python3 count too; other languages do not).
 QStringList extractPythonBlocks(const QString &text);
+// Code-block mode: the blocks of an answer as run_python calls, named block_<turn>_<n>.
+QList<ToolCall> pythonBlockCalls(const QString &text, int turn);
 
 // A tool call that a model printed as JSON text instead of making it, e.g.
 // {"name": "run_python", "arguments": {"code": "..."}} (also "parameters", an OpenAI-style

@@ -103,13 +103,13 @@ private:
                 &AgentRun::toolAnswered,
                 this,
                 [](const QString &id,
-                   const QString &status,
+                   ToolResultStatus status,
                    const QString &,
                    const QStringList &files) {
                     emitJson({{"type", "tool_result"},
                               {"id", utf8(id)},
-                              {"status", utf8(status)},
-                              {"exit_code", status == QLatin1String("ok") ? 0 : 1},
+                              {"status", utf8(toolResultStatusName(status))},
+                              {"exit_code", status == ToolResultStatus::Ok ? 0 : 1},
                               {"duration_ms", 0},
                               {"files", fileList(files)}});
                 });
@@ -215,10 +215,10 @@ private:
         connect(agent,
                 &AgentRun::toolAnswered,
                 this,
-                [](const QString &, const QString &status, const QString &error) {
+                [](const QString &, ToolResultStatus status, const QString &error) {
                     if (!error.isEmpty())
                         writeOut(error.trimmed() + QLatin1Char('\n'));
-                    writeOut(QStringLiteral("--- %1\n").arg(status));
+                    writeOut(QStringLiteral("--- %1\n").arg(toolResultStatusName(status)));
                 });
         connect(
             agent, &AgentRun::toolResult, this, [](const QString &, const ExecutionResult &result) {

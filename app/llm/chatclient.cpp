@@ -1,5 +1,6 @@
 #include "chatclient.h"
 
+#include "chatformat.h"
 #include "jsonfields.h"
 
 #include <QDateTime>
@@ -21,7 +22,7 @@ QMap<QByteArray, QByteArray> lowerCaseHeaders(const QNetworkReply *reply)
 } // namespace
 
 ChatClient::ChatClient(ClientConfig config, QObject *parent)
-    : QObject(parent)
+    : ModelClient(parent)
     , m_config(std::move(config))
     , m_network(new QNetworkAccessManager(this))
 {
@@ -56,15 +57,15 @@ ChatClient::~ChatClient()
     cancel();
 }
 
-nlohmann::json ChatClient::requestBody(const nlohmann::json &messages,
-                                       const nlohmann::json &tools) const
+nlohmann::json ChatClient::requestBody(const QList<Message> &messages,
+                                       const QList<ToolSpec> &tools) const
 {
     nlohmann::json body = {{"model", m_config.model.toStdString()},
-                           {"messages", messages},
+                           {"messages", ChatFormat::messagesJson(messages)},
                            {"stream", true},
                            {"stream_options", {{"include_usage", true}}}};
-    if (tools.is_array() && !tools.empty())
-        body["tools"] = tools;
+    if (!tools.isEmpty())
+        body["tools"] = ChatFormat::toolsJson(tools);
     return body;
 }
 
@@ -78,12 +79,12 @@ void ChatClient::resetStream()
     m_requestSent = false;
 }
 
-ChatCompletion ChatClient::partial() const
+Completion ChatClient::partial() const
 {
     return m_stream.completion();
 }
 
-void ChatClient::send(const nlohmann::json &messages, const nlohmann::json &tools)
+void ChatClient::send(const QList<Message> &messages, const QList<ToolSpec> &tools)
 {
     cancel();
     resetStream();

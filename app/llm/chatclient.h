@@ -1,6 +1,7 @@
 #pragma once
 
 #include "chattypes.h"
+#include "modelclient.h"
 #include "modelerror.h"
 #include "retrypolicy.h"
 #include "sseparser.h"
@@ -18,12 +19,12 @@ class QNetworkAccessManager;
 
 namespace Sandcastle {
 
-// Posts one streaming Chat Completions request to an OpenAI-compatible endpoint and turns the
-// SSE stream into signals: text and reasoning as they arrive, tool calls as their arguments
-// grow, and exactly one finished() or errorOccurred() per send() — none after cancel().
-// Failures before the first byte of the answer are retried as RetryPolicy says, each retry
-// announced by retrying().
-class ChatClient : public QObject
+// The Chat Completions model client: posts one streaming request to an OpenAI-compatible
+// endpoint and turns the SSE stream into the ModelClient signals: text and reasoning as they
+// arrive, tool calls as their arguments grow, and exactly one finished() or errorOccurred() per
+// send() — none after cancel(). Failures before the first byte of the answer are retried as
+// RetryPolicy says, each retry announced by retrying().
+class ChatClient : public ModelClient
 {
     Q_OBJECT
 public:
@@ -34,25 +35,13 @@ public:
     void setConfig(const ClientConfig &config) { m_config = config; }
     RetryPolicy &retryPolicy() { return m_retryPolicy; }
 
-    // Starts a request; a request still running is cancelled first (without signals).
-    void send(const nlohmann::json &messages, const nlohmann::json &tools);
-    // Aborts the request. What streamed so far stays readable through partial().
-    void cancel();
-    bool isBusy() const { return m_active; }
-    // The answer as far as it has streamed (after cancel(): the kept partial answer).
-    ChatCompletion partial() const;
+    void send(const QList<Message> &messages, const QList<ToolSpec> &tools) override;
+    void cancel() override;
+    bool isBusy() const override { return m_active; }
+    Completion partial() const override;
 
     // The JSON body send() posts; public so that tests can check it without a server.
-    nlohmann::json requestBody(const nlohmann::json &messages, const nlohmann::json &tools) const;
-
-Q_SIGNALS:
-    void textDelta(const QString &text);
-    void reasoningDelta(const QString &text);
-    void toolCallStarted(int index, const QString &id, const QString &name);
-    void toolArgumentsDelta(int index, const QString &fragment);
-    void retrying(int attempt, int delayMs, const QString &reason);
-    void finished(const Sandcastle::ChatCompletion &completion);
-    void errorOccurred(const QString &code, const QString &message);
+    nlohmann::json requestBody(const QList<Message> &messages, const QList<ToolSpec> &tools) const;
 
 private:
     void startAttempt();

@@ -1,29 +1,13 @@
 #pragma once
 
+#include "message.h"
+
 #include <QList>
 #include <QPair>
 #include <QString>
 #include <QUrl>
 
 namespace Sandcastle {
-
-struct ToolCall
-{
-    QString id;
-    QString name;
-    QString arguments; // JSON text as the model wrote it
-};
-
-// One complete assistant turn, put together from the stream.
-struct ChatCompletion
-{
-    QString content;
-    QString reasoning;
-    QList<ToolCall> toolCalls;
-    QString finishReason;
-    int promptTokens = -1;
-    int completionTokens = -1;
-};
 
 struct ClientConfig
 {
@@ -41,6 +25,3 @@ QUrl chatCompletionsUrl(const QUrl &baseUrl);
 QUrl modelsUrl(const QUrl &baseUrl);
 
 } // namespace Sandcastle
-
-#include <QMetaType>
-Q_DECLARE_METATYPE(Sandcastle::ChatCompletion)

@@ -484,6 +484,19 @@ bool readTokens(Scanner &s, std::optional<int> *out)
     return s.skipValue(); // not a number: -1, as in the DOM path
 }
 
+// usage.prompt_tokens_details: its cached_tokens (OpenAI's prompt caching).
+bool readCachedTokens(Scanner &s, std::optional<int> *out)
+{
+    if (s.peekValueStart() != '{')
+        return s.skipValue();
+    Seen seen;
+    return s.forEachMember([&](const std::string &key) {
+        if (key == "cached_tokens")
+            return seen.mark(1) ? readTokens(s, out) : s.fail();
+        return s.skipValue();
+    });
+}
+
 } // namespace
 
 ChunkFields ChunkFields::read(const QByteArray &json)
@@ -510,6 +523,8 @@ ChunkFields ChunkFields::read(const QByteArray &json)
                     return inner.mark(1) ? readTokens(s, &f.promptTokens) : s.fail();
                 if (usageKey == "completion_tokens")
                     return inner.mark(2) ? readTokens(s, &f.completionTokens) : s.fail();
+                if (usageKey == "prompt_tokens_details")
+                    return inner.mark(4) ? readCachedTokens(s, &f.cachedPromptTokens) : s.fail();
                 return s.skipValue();
             });
         }

@@ -30,6 +30,7 @@ struct ChunkFields
     bool hasError = false; // a top-level "error" that is not null
     std::optional<int> promptTokens;
     std::optional<int> completionTokens;
+    std::optional<int> cachedPromptTokens; // usage.prompt_tokens_details.cached_tokens
     bool hasUsage = false;
     bool hasChoice = false; // choices[0] is an object
     QString finishReason;

@@ -49,6 +49,12 @@ ChunkFields StreamAccumulator::fieldsFromDom(const nlohmann::json &chunk)
             if (it != usage->end() && it->is_number_integer())
                 *target = it->get<int>();
         }
+        const auto details = usage->find("prompt_tokens_details");
+        if (details != usage->end() && details->is_object()) {
+            const auto cached = details->find("cached_tokens");
+            if (cached != details->end() && cached->is_number_integer())
+                f.cachedPromptTokens = cached->get<int>();
+        }
     }
     const auto choices = chunk.find("choices");
     if (choices == chunk.end() || !choices->is_array() || choices->empty()
@@ -84,8 +90,9 @@ StreamAccumulator::Outcome StreamAccumulator::apply(const ChunkFields &f,
         return out;
     }
     if (f.hasUsage) {
-        m_completion.promptTokens = f.promptTokens.value_or(-1);
-        m_completion.completionTokens = f.completionTokens.value_or(-1);
+        m_completion.usage.promptTokens = f.promptTokens.value_or(-1);
+        m_completion.usage.completionTokens = f.completionTokens.value_or(-1);
+        m_completion.usage.cachedPromptTokens = f.cachedPromptTokens.value_or(-1);
     }
     if (!f.hasChoice)
         return out;
@@ -100,7 +107,7 @@ StreamAccumulator::Outcome StreamAccumulator::apply(const ChunkFields &f,
         out.deltas.append({Delta::Kind::Reasoning, 0, reasoning});
     }
     if (!f.content.isEmpty()) {
-        m_completion.content += f.content;
+        m_completion.text += f.content;
         out.deltas.append({Delta::Kind::Text, 0, f.content});
     }
     if (f.hasToolCalls) {
@@ -116,9 +123,9 @@ StreamAccumulator::Outcome StreamAccumulator::apply(const ChunkFields &f,
     return out;
 }
 
-ChatCompletion StreamAccumulator::completion() const
+Completion StreamAccumulator::completion() const
 {
-    ChatCompletion completion = m_completion;
+    Completion completion = m_completion;
     completion.toolCalls = m_toolCalls.calls();
     return completion;
 }

@@ -40,7 +40,7 @@ public:
     void setFastPath(bool on) { m_fastPath = on; }
 
     // The message so far, tool calls included.
-    ChatCompletion completion() const;
+    Completion completion() const;
     const ToolCallAccumulator &toolCalls() const { return m_toolCalls; }
     bool sawDone() const { return m_sawDone; }
     // [DONE] or a finish reason arrived: the answer is whole.
@@ -51,7 +51,7 @@ private:
     static ChunkFields fieldsFromDom(const nlohmann::json &chunk);
 
     bool m_fastPath = true;
-    ChatCompletion m_completion;
+    Completion m_completion;
     ToolCallAccumulator m_toolCalls;
     bool m_sawDone = false;
 };

@@ -91,8 +91,8 @@ public:
     // The rows only; ConversationManager also removes the workspace and the container.
     Result<bool> remove(const QString &id);
 
-    // A Chat Completions message (role, content, tool_calls, tool_call_id), plus an optional
-    // "reasoning" string kept beside it.
+    // A message in the store's JSON (toStoreJson(): role, content, tool_calls, tool_call_id,
+    // and an optional "reasoning" string kept beside it).
     // Committed before it returns; refused while appended messages wait to be saved (it would
     // go before them).
     Result<qint64> addMessage(const QString &conversationId, const nlohmann::json &message);

@@ -160,8 +160,7 @@ std::vector<double> tokenLatencies(int tokens, int gapMs, double *frameWorstMs)
         lastTick = t;
     });
     pulse.start();
-    client.send(nlohmann::json::array({{{"role", "user"}, {"content", "go"}}}),
-                nlohmann::json::array());
+    client.send({Message::user(QStringLiteral("go"))}, {});
     waitFor([&] { return done; }, 600000);
     waitFor([&] { return false; }, 100); // the last frame
     pulse.stop();

@@ -28,6 +28,18 @@ QList<QPair<QByteArray, QByteArray>> trickyChunks()
         {"usage float", QByteArray(R"({"usage":{"prompt_tokens":1.5,"completion_tokens":"3"}})")},
         {"usage huge", QByteArray(R"({"usage":{"prompt_tokens":99999999999}})")},
         {"usage null", QByteArray(R"({"usage":null})")},
+        {"usage cached",
+         QByteArray(
+             R"({"usage":{"prompt_tokens":90,"prompt_tokens_details":{"cached_tokens":64,"audio_tokens":0}}})")},
+        {"usage cached float",
+         QByteArray(R"({"usage":{"prompt_tokens_details":{"cached_tokens":6.5}}})")},
+        {"usage cached twice",
+         QByteArray(
+             R"({"usage":{"prompt_tokens_details":{"cached_tokens":1,"cached_tokens":2}}})")},
+        {"usage details twice",
+         QByteArray(
+             R"({"usage":{"prompt_tokens_details":{"cached_tokens":1},"prompt_tokens_details":null}})")},
+        {"usage details null", QByteArray(R"({"usage":{"prompt_tokens_details":null}})")},
         {"error", QByteArray(R"({"error":{"message":"boom"}})")},
         {"error null", QByteArray(R"({"error":null,"choices":[{"delta":{"content":"x"}}]})")},
         {"tool call",

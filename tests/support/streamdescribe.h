@@ -16,12 +16,13 @@ inline QString describe(const StreamAccumulator::Outcome &outcome)
     return out;
 }
 
-inline QString describe(const ChatCompletion &c)
+inline QString describe(const Completion &c)
 {
-    QString out = QStringLiteral("%1|%2|%3|%4|%5")
-                      .arg(c.content, c.reasoning, c.finishReason)
-                      .arg(c.promptTokens)
-                      .arg(c.completionTokens);
+    QString out = QStringLiteral("%1|%2|%3|%4|%5|%6")
+                      .arg(c.text, c.reasoning, c.finishReason)
+                      .arg(c.usage.promptTokens)
+                      .arg(c.usage.completionTokens)
+                      .arg(c.usage.cachedPromptTokens);
     for (const auto &call : c.toolCalls)
         out += QStringLiteral("|%1:%2:%3").arg(call.id, call.name, call.arguments);
     return out;

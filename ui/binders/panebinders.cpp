@@ -34,8 +34,9 @@ void bindChatToAgent(AgentRun *agent, ChatPane *chat)
         &AgentRun::toolAnswered,
         chat,
         [chat](
-            const QString &id, const QString &status, const QString &, const QStringList &files) {
-            chat->addToolResult(id, status, status == QLatin1String("ok") ? 0 : 1, 0, files);
+            const QString &id, ToolResultStatus status, const QString &, const QStringList &files) {
+            chat->addToolResult(
+                id, toolResultStatusName(status), status == ToolResultStatus::Ok ? 0 : 1, 0, files);
         });
     QObject::connect(
         agent, &AgentRun::retrying, chat, [chat](int attempt, int delayMs, const QString &reason) {
@@ -127,8 +128,8 @@ void bindEditor(ConversationController *controller, EditorPane *pane, QWidget *a
             pane->setCallStatus(id, ExecutionResult::statusName(r.status));
         });
     QObject::connect(
-        agent, &AgentRun::toolAnswered, pane, [pane](const QString &id, const QString &status) {
-            pane->setCallStatus(id, status);
+        agent, &AgentRun::toolAnswered, pane, [pane](const QString &id, ToolResultStatus status) {
+            pane->setCallStatus(id, toolResultStatusName(status));
         });
     QObject::connect(agent,
                      &AgentRun::approvalRequested,
@@ -201,7 +202,7 @@ void bindFiles(ConversationController *controller, FilesPane *files)
         agent,
         &AgentRun::toolAnswered,
         files,
-        [files](const QString &, const QString &, const QString &, const QStringList &changed) {
+        [files](const QString &, ToolResultStatus, const QString &, const QStringList &changed) {
             if (!changed.isEmpty())
                 files->highlight(changed);
         });
