@@ -1,6 +1,6 @@
 #pragma once
 
-#include <app/agent/agentrun.h>
+#include <app/agent/agent.h>
 #include <app/llm/chattypes.h>
 #include <sandbox/sandboxconfig.h>
 

@@ -1,4 +1,4 @@
-#include <app/agent/agentrun.h>
+#include <app/agent/agent.h>
 #include <app/agent/contextbudget.h>
 #include <app/agent/modelprofiles.h>
 #include <app/agent/storedhistory.h>
@@ -287,7 +287,7 @@ private Q_SLOTS:
         SandboxConfig config;
         config.workspace = workspace.path();
         SandboxSession session(config); // never started: only host tools are called
-        AgentRun agent(&client, &session, AgentOptions());
+        Agent agent(&client, &session, AgentOptions());
         Completion call;
         call.toolCalls = {{QStringLiteral("f1"),
                            QStringLiteral("write_file"),
@@ -298,8 +298,8 @@ private Q_SLOTS:
         answer.text = QStringLiteral("Written.");
         answer.reasoning = QStringLiteral("easy");
         client.script = {call, answer};
-        QSignalSpy usage(&agent, &AgentRun::usage);
-        QSignalSpy finished(&agent, &AgentRun::finished);
+        QSignalSpy usage(&agent, &Agent::usage);
+        QSignalSpy finished(&agent, &Agent::finished);
         agent.start(QStringLiteral("write a.txt"));
         QVERIFY(finished.wait(10000));
         QCOMPARE(finished.first().at(0).toString(), QStringLiteral("answered"));
@@ -359,8 +359,8 @@ private Q_SLOTS:
         slow.writes << "data: [DONE]\n\n";
         slow.delayMs = 20;
         h.server.enqueue(slow);
-        QSignalSpy deltas(h.agent.get(), &AgentRun::textDelta);
-        QSignalSpy finished(h.agent.get(), &AgentRun::finished);
+        QSignalSpy deltas(h.agent.get(), &Agent::textDelta);
+        QSignalSpy finished(h.agent.get(), &Agent::finished);
         h.agent->start(QStringLiteral("write a lot"));
         QTRY_VERIFY_WITH_TIMEOUT(deltas.size() >= 3, 10000);
         h.agent->stop();
@@ -389,7 +389,7 @@ private Q_SLOTS:
             500, R"({"error":{"message":"the server fell over"}})", {{"x-should-retry", "false"}});
         QCOMPARE(h.run(QStringLiteral("hello")), QStringLiteral("error"));
         h.server.enqueueText(QStringLiteral("Hello again."));
-        QSignalSpy finished(h.agent.get(), &AgentRun::finished);
+        QSignalSpy finished(h.agent.get(), &Agent::finished);
         QVERIFY(h.agent->resume());
         QVERIFY(finished.wait(30000));
         QCOMPARE(finished.last().at(0).toString(), QStringLiteral("answered"));
@@ -404,8 +404,8 @@ private Q_SLOTS:
         options.costBudgetUsd = 0.06;
         options.profile = {1000.0, 1000.0, 0}; // $0.049 per fake turn of 42 + 7 tokens
         Harness h(options);
-        QSignalSpy usage(h.agent.get(), &AgentRun::usage);
-        QSignalSpy errors(h.agent.get(), &AgentRun::errorOccurred);
+        QSignalSpy usage(h.agent.get(), &Agent::usage);
+        QSignalSpy errors(h.agent.get(), &Agent::errorOccurred);
         for (int i = 0; i < 4; ++i)
             h.server.enqueueToolCall(
                 QStringLiteral("l%1").arg(i), QStringLiteral("list_files"), "{}");
@@ -423,7 +423,7 @@ private Q_SLOTS:
         AgentOptions options;
         options.costBudgetUsd = 1;
         Harness h(options);
-        QSignalSpy errors(h.agent.get(), &AgentRun::errorOccurred);
+        QSignalSpy errors(h.agent.get(), &Agent::errorOccurred);
         QCOMPARE(h.run(QStringLiteral("hi")), QStringLiteral("error"));
         QCOMPARE(h.server.requests().size(), 0);
         QVERIFY(errors.last().at(1).toString().contains(QStringLiteral("models.json")));
@@ -441,7 +441,7 @@ private Q_SLOTS:
             history.push_back(toolResultMessage(id, std::string(4000, 'x')));
         }
         h.agent->loadHistory(history);
-        QSignalSpy compacted(h.agent.get(), &AgentRun::contextCompacted);
+        QSignalSpy compacted(h.agent.get(), &Agent::contextCompacted);
         h.server.enqueueText(QStringLiteral("ok"));
         QCOMPARE(h.run(QStringLiteral("summarise")), QStringLiteral("answered"));
         QCOMPARE(compacted.size(), 1);
@@ -458,7 +458,7 @@ private Q_SLOTS:
     {
         Harness h;
         QVERIFY(h.agent->tools().add(std::make_shared<LaterTool>(50)));
-        QSignalSpy answered(h.agent.get(), &AgentRun::toolAnswered);
+        QSignalSpy answered(h.agent.get(), &Agent::toolAnswered);
         h.server.enqueueToolCall(
             QStringLiteral("m1"), QStringLiteral("mcp_echo"), R"({"text": "hello"})");
         h.server.enqueueText(QStringLiteral("It said hello."));
@@ -478,8 +478,8 @@ private Q_SLOTS:
         options.askFirst = true;
         Harness h(options);
         QVERIFY(h.agent->tools().add(std::make_shared<LaterTool>(0, true)));
-        QSignalSpy asked(h.agent.get(), &AgentRun::approvalRequested);
-        QSignalSpy finished(h.agent.get(), &AgentRun::finished);
+        QSignalSpy asked(h.agent.get(), &Agent::approvalRequested);
+        QSignalSpy finished(h.agent.get(), &Agent::finished);
         h.server.enqueueToolCall(
             QStringLiteral("m1"), QStringLiteral("mcp_echo"), R"({"text": "a"})");
         h.server.enqueueToolCall(QStringLiteral("w1"),
@@ -501,9 +501,9 @@ private Q_SLOTS:
     {
         Harness h;
         QVERIFY(h.agent->tools().add(std::make_shared<LaterTool>(300)));
-        QSignalSpy calls(h.agent.get(), &AgentRun::toolCall);
+        QSignalSpy calls(h.agent.get(), &Agent::toolCall);
         nlohmann::json recorded;
-        connect(h.agent.get(), &AgentRun::messageRecorded, this, [&](const nlohmann::json &m) {
+        connect(h.agent.get(), &Agent::messageRecorded, this, [&](const nlohmann::json &m) {
             recorded = m;
         });
         h.server.enqueueToolCall(

@@ -1,4 +1,4 @@
-#include <app/agent/agentrun.h>
+#include <app/agent/agent.h>
 #include <app/controller/conversationcontroller.h>
 #include <app/store/conversationstore.h>
 #include <sandbox/sandboxsession.h>
@@ -38,7 +38,7 @@ class TestConversationController : public QObject
 
     static QString runToEnd(ConversationController &controller, const QString &prompt)
     {
-        QSignalSpy finished(controller.agent(), &AgentRun::finished);
+        QSignalSpy finished(controller.agent(), &Agent::finished);
         if (!controller.submitPrompt(prompt))
             return QStringLiteral("refused");
         if (!finished.wait(30000))
@@ -225,8 +225,8 @@ private Q_SLOTS:
                                           "\\ntime.sleep(60)\"}"));
         server.enqueueText(QStringLiteral("never asked"));
         ConversationController controller(settingsFor(server));
-        QSignalSpy output(controller.agent(), &AgentRun::toolOutput);
-        QSignalSpy finished(controller.agent(), &AgentRun::finished);
+        QSignalSpy output(controller.agent(), &Agent::toolOutput);
+        QSignalSpy finished(controller.agent(), &Agent::finished);
         QSignalSpy stopped(controller.session(), &SandboxSession::stopped);
         QVERIFY(controller.submitPrompt(QStringLiteral("sleep")));
         QVERIFY(output.wait(20000)); // the code runs

@@ -1,4 +1,4 @@
-#include <app/store/conversationmanager.h>
+#include <app/store/conversationremoval.h>
 #include <app/store/conversationstore.h>
 #include <sandbox/containerengine.h>
 
@@ -443,11 +443,11 @@ private Q_SLOTS:
         QVERIFY(store.create(QStringLiteral("chosen"), QStringLiteral("B"), chosen, false));
         const ContainerEngine engine(fake);
         Result<QString> removed
-            = ConversationManager::remove(store, engine, data.path(), QStringLiteral("own"));
+            = ConversationRemoval::remove(store, engine, data.path(), QStringLiteral("own"));
         QVERIFY2(removed, qPrintable(removed.error()));
         QVERIFY(!QFileInfo::exists(owned));
         QVERIFY(QFileInfo::exists(chosen + QStringLiteral("/keep.txt")));
-        removed = ConversationManager::remove(store, engine, data.path(), QStringLiteral("chosen"));
+        removed = ConversationRemoval::remove(store, engine, data.path(), QStringLiteral("chosen"));
         QVERIFY2(removed, qPrintable(removed.error()));
         QVERIFY(QFileInfo::exists(chosen + QStringLiteral("/keep.txt")));
         QVERIFY(store.list().value().isEmpty());
@@ -457,7 +457,7 @@ private Q_SLOTS:
         QVERIFY2(calls.contains(QStringLiteral("label=sandcastle.conversation=own")),
                  qPrintable(calls));
         QVERIFY2(calls.contains(QStringLiteral("rm --force c0ffee")), qPrintable(calls));
-        QVERIFY(!ConversationManager::remove(store, engine, data.path(), QStringLiteral("own")));
+        QVERIFY(!ConversationRemoval::remove(store, engine, data.path(), QStringLiteral("own")));
     }
 
     void aWorkspaceRowPointingOutsideTheDataFolderIsNeverDeleted()
@@ -475,7 +475,7 @@ private Q_SLOTS:
         QVERIFY(store.open(dbPath()));
         // A tampered row: "owned", but somewhere else.
         QVERIFY(store.create(QStringLiteral("x"), QStringLiteral("X"), elsewhere.path(), true));
-        const Result<QString> removed = ConversationManager::remove(
+        const Result<QString> removed = ConversationRemoval::remove(
             store, ContainerEngine(fake), data.path(), QStringLiteral("x"));
         QVERIFY(!removed);
         QVERIFY2(removed.error().contains(QStringLiteral("left in place")),
@@ -485,11 +485,11 @@ private Q_SLOTS:
 
     void titlesComeFromTheFirstLineOfThePrompt()
     {
-        QCOMPARE(ConversationManager::titleFromPrompt(QStringLiteral("  Plot   this\nand more")),
+        QCOMPARE(ConversationInfo::titleFromPrompt(QStringLiteral("  Plot   this\nand more")),
                  QStringLiteral("Plot this"));
-        QCOMPARE(ConversationManager::titleFromPrompt(QStringLiteral(" \n ")),
+        QCOMPARE(ConversationInfo::titleFromPrompt(QStringLiteral(" \n ")),
                  QStringLiteral("New conversation"));
-        const QString long60 = ConversationManager::titleFromPrompt(QString(200, QLatin1Char('a')));
+        const QString long60 = ConversationInfo::titleFromPrompt(QString(200, QLatin1Char('a')));
         QCOMPARE(long60.size(), 60);
         QVERIFY(long60.endsWith(QChar(0x2026)));
     }

@@ -1,4 +1,4 @@
-#include <app/agent/agentrun.h>
+#include <app/agent/agent.h>
 #include <app/llm/chatclient.h>
 #include <sandbox/sandboxsession.h>
 #include <support/agentharness.h>
@@ -34,12 +34,12 @@ private Q_SLOTS:
                                  6);
         h.server.enqueueText(QStringLiteral("The average of the numbers is 3.0."));
 
-        QSignalSpy finished(h.agent.get(), &AgentRun::finished);
-        QSignalSpy outputs(h.agent.get(), &AgentRun::toolOutput);
-        QSignalSpy results(h.agent.get(), &AgentRun::toolResult);
-        QSignalSpy codeUpdates(h.agent.get(), &AgentRun::toolCodeChanged);
+        QSignalSpy finished(h.agent.get(), &Agent::finished);
+        QSignalSpy outputs(h.agent.get(), &Agent::toolOutput);
+        QSignalSpy results(h.agent.get(), &Agent::toolResult);
+        QSignalSpy codeUpdates(h.agent.get(), &Agent::toolCodeChanged);
         QString answer;
-        connect(h.agent.get(), &AgentRun::textDelta, this, [&answer](const QString &t) {
+        connect(h.agent.get(), &Agent::textDelta, this, [&answer](const QString &t) {
             answer += t;
         });
 
@@ -150,8 +150,8 @@ private Q_SLOTS:
         h.server.enqueueText(QStringLiteral(
             "I will compute it.\n```python\nprint(sum([1, 2, 3, 4, 5]) / 5)\n```\n"));
         h.server.enqueueText(QStringLiteral("The average is 3.0."));
-        QSignalSpy retrying(h.agent.get(), &AgentRun::retrying);
-        QSignalSpy results(h.agent.get(), &AgentRun::toolResult);
+        QSignalSpy retrying(h.agent.get(), &Agent::retrying);
+        QSignalSpy results(h.agent.get(), &Agent::toolResult);
         QCOMPARE(h.run(QStringLiteral("average of 1..5?")), QStringLiteral("answered"));
         QVERIFY(h.agent->usesCodeBlocks());
         QCOMPARE(retrying.size(), 1);
@@ -216,7 +216,7 @@ private Q_SLOTS:
             h.server.enqueueToolCall(QStringLiteral("e%1").arg(i),
                                      QStringLiteral("run_python"),
                                      "{\"code\": \"print(missing_name)\"}");
-        QSignalSpy errors(h.agent.get(), &AgentRun::errorOccurred);
+        QSignalSpy errors(h.agent.get(), &Agent::errorOccurred);
         QCOMPARE(h.run(QStringLiteral("loop on an error")), QStringLiteral("error"));
         QCOMPARE(h.server.requests().size(), 3);
         QCOMPARE(errors.size(), 1);
@@ -268,8 +268,8 @@ private Q_SLOTS:
             QStringLiteral("run_python"),
             "{\"code\": \"import time\\nprint('working', flush=True)\\ntime.sleep(60)\"}");
         h.server.enqueueText(QStringLiteral("Understood, stopped."));
-        QSignalSpy output(h.agent.get(), &AgentRun::toolOutput);
-        QSignalSpy finished(h.agent.get(), &AgentRun::finished);
+        QSignalSpy output(h.agent.get(), &Agent::toolOutput);
+        QSignalSpy finished(h.agent.get(), &Agent::finished);
         h.agent->start(QStringLiteral("do a long thing"));
         QVERIFY(output.wait(60000));
         h.agent->stopCode();
@@ -288,9 +288,9 @@ private Q_SLOTS:
                                  "{\"code\": \"import time\\nprint('step', "
                                  "flush=True)\\ntime.sleep(1)\\nprint('done')\"}");
         h.server.enqueueText(QStringLiteral("never asked"));
-        QSignalSpy output(h.agent.get(), &AgentRun::toolOutput);
-        QSignalSpy results(h.agent.get(), &AgentRun::toolResult);
-        QSignalSpy finished(h.agent.get(), &AgentRun::finished);
+        QSignalSpy output(h.agent.get(), &Agent::toolOutput);
+        QSignalSpy results(h.agent.get(), &Agent::toolResult);
+        QSignalSpy finished(h.agent.get(), &Agent::finished);
         h.agent->start(QStringLiteral("one step"));
         QVERIFY(output.wait(60000));
         h.agent->stopAfterStep();
@@ -314,8 +314,8 @@ private Q_SLOTS:
                                  QStringLiteral("run_shell"),
                                  "{\"command\": \"rm -rf outputs\"}");
         h.server.enqueueText(QStringLiteral("fine"));
-        QSignalSpy asked(h.agent.get(), &AgentRun::approvalRequested);
-        QSignalSpy finished(h.agent.get(), &AgentRun::finished);
+        QSignalSpy asked(h.agent.get(), &Agent::approvalRequested);
+        QSignalSpy finished(h.agent.get(), &Agent::finished);
         h.agent->start(QStringLiteral("add"));
         QVERIFY(asked.wait(30000));
         QCOMPARE(asked.first().at(2).toString(), QStringLiteral("print(1 + 1)"));
@@ -348,8 +348,8 @@ private Q_SLOTS:
             h.server.enqueueToolCall(QStringLiteral("t%1").arg(i),
                                      QStringLiteral("run_python"),
                                      "{\"code\": \"print(%1)\"}");
-        QSignalSpy usage(h.agent.get(), &AgentRun::usage);
-        QSignalSpy errors(h.agent.get(), &AgentRun::errorOccurred);
+        QSignalSpy usage(h.agent.get(), &Agent::usage);
+        QSignalSpy errors(h.agent.get(), &Agent::errorOccurred);
         QCOMPARE(h.run(QStringLiteral("spend")), QStringLiteral("error"));
         QCOMPARE(h.server.requests().size(), 2);
         QCOMPARE(usage.last().at(2).toLongLong(), 98);
@@ -363,8 +363,8 @@ private Q_SLOTS:
         h.server.enqueueToolCall(QStringLiteral("slow"),
                                  QStringLiteral("run_python"),
                                  "{\"code\": \"import time; time.sleep(60)\"}");
-        QSignalSpy finished(h.agent.get(), &AgentRun::finished);
-        QSignalSpy calls(h.agent.get(), &AgentRun::toolCall);
+        QSignalSpy finished(h.agent.get(), &Agent::finished);
+        QSignalSpy calls(h.agent.get(), &Agent::toolCall);
         h.agent->start(QStringLiteral("sleep"));
         QVERIFY(calls.wait(60000));
         QTest::qWait(300);

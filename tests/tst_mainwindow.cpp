@@ -1,4 +1,4 @@
-#include <app/agent/agentrun.h>
+#include <app/agent/agent.h>
 #include <app/appsettings.h>
 #include <app/store/conversationstore.h>
 #include <sandbox/sandboxsession.h>
@@ -185,7 +185,7 @@ private Q_SLOTS:
         MainWindow window(settingsFor(server));
         window.show();
         QVERIFY(QTest::qWaitForWindowActive(&window));
-        QSignalSpy finished(window.agent(), &AgentRun::finished);
+        QSignalSpy finished(window.agent(), &Agent::finished);
         QWidget *focused = QApplication::focusWidget();
         QVERIFY(focused);
         QTest::keyClicks(
@@ -238,7 +238,7 @@ private Q_SLOTS:
         bool callComplete = false;
         QStringList seenWhileWriting;
         bool readOnlyWhileWriting = true;
-        connect(window.agent(), &AgentRun::toolCall, this, [&] { callComplete = true; });
+        connect(window.agent(), &Agent::toolCall, this, [&] { callComplete = true; });
         connect(window.editor(), &CodeEditor::textChanged, this, [&] {
             if (callComplete || window.editor()->text().isEmpty())
                 return;
@@ -246,7 +246,7 @@ private Q_SLOTS:
             readOnlyWhileWriting = readOnlyWhileWriting && window.editor()->isAgentWriting();
         });
         QSignalSpy shown(window.filesPane(), &FilesPane::previewShown);
-        QSignalSpy finished(window.agent(), &AgentRun::finished);
+        QSignalSpy finished(window.agent(), &Agent::finished);
         window.submitPrompt(QStringLiteral("chart these months"));
         QVERIFY(finished.wait(120000));
         QCOMPARE(finished.last().at(0).toString(), QStringLiteral("answered"));
@@ -314,7 +314,7 @@ private Q_SLOTS:
         window.show();
         QVERIFY(QTest::qWaitForWindowActive(&window));
         window.newConversation();
-        QSignalSpy finished(window.agent(), &AgentRun::finished);
+        QSignalSpy finished(window.agent(), &Agent::finished);
         window.submitPrompt(QStringLiteral("wait a long time"));
         QTRY_VERIFY_WITH_TIMEOUT(
             window.console()->toPlainText().contains(QStringLiteral("started")), 60000);
@@ -348,8 +348,8 @@ private Q_SLOTS:
         MainWindow window(settings);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QSignalSpy asked(window.agent(), &AgentRun::approvalRequested);
-        QSignalSpy finished(window.agent(), &AgentRun::finished);
+        QSignalSpy asked(window.agent(), &Agent::approvalRequested);
+        QSignalSpy finished(window.agent(), &Agent::finished);
         window.submitPrompt(QStringLiteral("go"));
         QVERIFY(asked.wait(30000));
         auto *bar = window.findChild<QWidget *>(QStringLiteral("approvalBar"));
@@ -381,7 +381,7 @@ private Q_SLOTS:
         QVERIFY(window.console()->toPlainText().contains(QStringLiteral("edited 4")));
         // and the agent is told with the next message
         server.enqueueText(QStringLiteral("I see."));
-        QSignalSpy answered(window.agent(), &AgentRun::finished);
+        QSignalSpy answered(window.agent(), &Agent::finished);
         window.submitPrompt(QStringLiteral("what did I do?"));
         QVERIFY(answered.wait(60000));
         const QByteArray asked = server.requests().last().body;
@@ -415,7 +415,7 @@ private Q_SLOTS:
             window.newConversation();
             id = window.conversationId();
             server.enqueueText(QStringLiteral("Penguins live in the south."));
-            QSignalSpy answered(window.agent(), &AgentRun::finished);
+            QSignalSpy answered(window.agent(), &Agent::finished);
             QTest::keyClicks(window.chatPane()->promptEdit(),
                              QStringLiteral("Where do penguins live?"));
             QTest::keyClick(window.chatPane()->promptEdit(), Qt::Key_Return);
@@ -436,7 +436,7 @@ private Q_SLOTS:
 
         // The next question goes to the model with the history.
         server.enqueueText(QStringLiteral("Mostly Antarctica."));
-        QSignalSpy answered(again.agent(), &AgentRun::finished);
+        QSignalSpy answered(again.agent(), &Agent::finished);
         again.submitPrompt(QStringLiteral("Which continent?"));
         QVERIFY(answered.wait(60000));
         const nlohmann::json sent
@@ -471,7 +471,7 @@ private Q_SLOTS:
         server.enqueueToolCall(
             QStringLiteral("a2"), QStringLiteral("run_python"), "{\"code\": \"print(6 * 7)\"}");
         server.enqueueText(QStringLiteral("It is 42."));
-        QSignalSpy answered(window.agent(), &AgentRun::finished);
+        QSignalSpy answered(window.agent(), &Agent::finished);
         QTest::keyClicks(window.chatPane()->promptEdit(), QStringLiteral("six times seven"));
         QTest::keyClick(window.chatPane()->promptEdit(), Qt::Key_Return);
         QVERIFY(answered.wait(120000));
@@ -614,7 +614,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         auto ask = [&](const QString &prompt, const QString &answer) {
             server.enqueueText(answer);
-            QSignalSpy answered(window.agent(), &AgentRun::finished);
+            QSignalSpy answered(window.agent(), &Agent::finished);
             QTest::keyClicks(window.chatPane()->promptEdit(), prompt);
             QTest::keyClick(window.chatPane()->promptEdit(), Qt::Key_Return);
             return answered.wait(60000);
@@ -699,7 +699,7 @@ private Q_SLOTS:
         PromptEdit *prompt = window.chatPane()->promptEdit();
         for (const QString &text : {QStringLiteral("first question"), QStringLiteral("second")}) {
             server.enqueueText(QStringLiteral("ok"));
-            QSignalSpy answered(window.agent(), &AgentRun::finished);
+            QSignalSpy answered(window.agent(), &Agent::finished);
             QTest::keyClicks(prompt, text);
             QTest::keyClick(prompt, Qt::Key_Return);
             QVERIFY(answered.wait(60000));
@@ -770,7 +770,7 @@ private Q_SLOTS:
         window.show();
         QVERIFY(QTest::qWaitForWindowActive(&window));
         server.enqueueText(QStringLiteral("ok"));
-        QSignalSpy answered(window.agent(), &AgentRun::finished);
+        QSignalSpy answered(window.agent(), &Agent::finished);
         window.submitPrompt(QStringLiteral("something to leave"));
         QVERIFY(answered.wait(60000));
         const QString before = window.conversationId();
@@ -888,7 +888,7 @@ private Q_SLOTS:
         window.newConversation();
         server.enqueueError(
             503, R"({"error":{"message":"overloaded"}})", {{"x-should-retry", "false"}});
-        QSignalSpy finished(window.agent(), &AgentRun::finished);
+        QSignalSpy finished(window.agent(), &Agent::finished);
         window.submitPrompt(QStringLiteral("are you there?"));
         QVERIFY(finished.wait(30000));
         QVERIFY(window.chatPane()->transcriptText().contains(QStringLiteral("Retry")));
@@ -911,7 +911,7 @@ private Q_SLOTS:
         window.newConversation();
         server.enqueueError(429, R"({"error":{"message":"slow down"}})", {{"retry-after", "0"}});
         server.enqueueText(QStringLiteral("Here now."));
-        QSignalSpy finished(window.agent(), &AgentRun::finished);
+        QSignalSpy finished(window.agent(), &Agent::finished);
         window.submitPrompt(QStringLiteral("hello?"));
         QVERIFY(finished.wait(30000));
         QCOMPARE(finished.last().at(0).toString(), QStringLiteral("answered"));
@@ -965,7 +965,7 @@ private Q_SLOTS:
             id = window.conversationId();
             for (const QString &prompt : {QStringLiteral("one"), QStringLiteral("two")}) {
                 server.enqueueText(QStringLiteral("ok"));
-                QSignalSpy answered(window.agent(), &AgentRun::finished);
+                QSignalSpy answered(window.agent(), &Agent::finished);
                 window.submitPrompt(prompt);
                 QVERIFY(answered.wait(60000));
             }

@@ -1,4 +1,4 @@
-#include <app/agent/agentrun.h>
+#include <app/agent/agent.h>
 #include <app/appsettings.h>
 #include <app/controller/conversationcontroller.h>
 #include <app/store/conversationstore.h>
@@ -127,8 +127,8 @@ private Q_SLOTS:
         MainWindow window(settingsFor(server));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QSignalSpy output(window.agent(), &AgentRun::toolOutput);
-        QSignalSpy finished(window.agent(), &AgentRun::finished);
+        QSignalSpy output(window.agent(), &Agent::toolOutput);
+        QSignalSpy finished(window.agent(), &Agent::finished);
         window.submitPrompt(QStringLiteral("sleep for a minute"));
         QVERIFY(output.wait(20000));
 

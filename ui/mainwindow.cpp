@@ -19,7 +19,7 @@
 #include "statusline.h"
 #include "theme.h"
 
-#include <app/agent/agentrun.h>
+#include <app/agent/agent.h>
 #include <app/agent/filetools.h>
 #include <app/controller/conversationcontroller.h>
 #include <app/keystore.h>
@@ -105,7 +105,7 @@ QString MainWindow::usageText() const
     return m_status->usageText();
 }
 
-AgentRun *MainWindow::agent() const
+Agent *MainWindow::agent() const
 {
     return m_controller->agent();
 }
@@ -242,10 +242,10 @@ void MainWindow::bindController()
                 m_status->refresh();
             });
     connect(agent(),
-            &AgentRun::toolResult,
+            &Agent::toolResult,
             this,
             [this](const QString &, const ExecutionResult &result) { notifyIfAway(result); });
-    connect(agent(), &AgentRun::finished, this, [this](const QString &status) {
+    connect(agent(), &Agent::finished, this, [this](const QString &status) {
         statusBar()->showMessage(tr("Agent: %1").arg(status), 5000);
         m_status->refresh();
     });
@@ -428,7 +428,7 @@ void MainWindow::buildMenus()
         tr("Stop the running &code"), m_controller, &ConversationController::stopCode);
     stopCode->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Period));
     stopCode->setIcon(actionIcon("stop-code"));
-    run->addAction(tr("Stop after this &step"), agent(), &AgentRun::stopAfterStep)
+    run->addAction(tr("Stop after this &step"), agent(), &Agent::stopAfterStep)
         ->setIcon(actionIcon("stop-step"));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));

@@ -13,7 +13,7 @@ class QSystemTrayIcon;
 
 namespace Sandcastle {
 
-class AgentRun;
+class Agent;
 class ConversationController;
 class ChatPane;
 class CodeEditor;
@@ -43,7 +43,7 @@ public:
     ConsolePane *console() const { return m_console; }
     FilesPane *filesPane() const { return m_files; }
     ConversationController *controller() const { return m_controller; }
-    AgentRun *agent() const;
+    Agent *agent() const;
     SandboxSession *session() const;
 
     QString conversationId() const;

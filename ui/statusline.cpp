@@ -1,6 +1,6 @@
 #include "statusline.h"
 
-#include <app/agent/agentrun.h>
+#include <app/agent/agent.h>
 #include <app/controller/conversationcontroller.h>
 #include <sandbox/sandboxsession.h>
 
@@ -56,7 +56,7 @@ StatusLine::StatusLine(ConversationController *controller, QStatusBar *bar)
     connect(controller, &ConversationController::usageChanged, this, &StatusLine::refreshUsage);
     connect(controller, &ConversationController::conversationSwitched, this, &StatusLine::refresh);
     connect(controller, &ConversationController::personRunFinished, this, &StatusLine::refresh);
-    connect(controller->agent(), &AgentRun::finished, this, &StatusLine::refresh);
+    connect(controller->agent(), &Agent::finished, this, &StatusLine::refresh);
     refresh();
 }
 
@@ -88,7 +88,7 @@ QString StatusLine::usageText() const
     if (usage.costKnown())
         text += QCoreApplication::translate("Sandcastle::MainWindow", " · $%1")
                     .arg(usage.costUsd(), 0, 'f', usage.costUsd() < 1 ? 4 : 2);
-    const AgentRun *agent = m_controller->agent();
+    const Agent *agent = m_controller->agent();
     if (agent->isRunning())
         text = QCoreApplication::translate("Sandcastle::MainWindow", "turn %1 of %2")
                    .arg(agent->turns())

@@ -2,11 +2,11 @@
 #include "clicommon.h"
 #include "commands.h"
 
-#include <app/agent/agentrun.h>
+#include <app/agent/agent.h>
 #include <app/appsettings.h>
 #include <app/controller/conversationcontroller.h>
 #include <app/llm/providers.h>
-#include <app/store/conversationmanager.h>
+#include <app/store/conversationremoval.h>
 #include <app/store/conversationstore.h>
 #include <sandbox/containerengine.h>
 
@@ -113,7 +113,7 @@ std::optional<int> openConversation(ConversationController &controller, const Ch
                      &context,
                      [&problem](const QString &message) { problem = message; });
     const auto refused
-        = controller.ensureSaved(ConversationManager::titleFromPrompt(request.prompt));
+        = controller.ensureSaved(ConversationInfo::titleFromPrompt(request.prompt));
     if (refused != ConversationController::Refusal::None)
         return failure(problem.isEmpty() ? QStringLiteral("the conversation could not be saved")
                                          : problem);
@@ -150,7 +150,7 @@ int runChat(const QStringList &args)
     int exitCode = kExitFailure;
     QEventLoop loop;
     QObject::connect(
-        controller.agent(), &AgentRun::finished, &loop, [&](const QString &status, int turns) {
+        controller.agent(), &Agent::finished, &loop, [&](const QString &status, int turns) {
             printer->done(status, turns);
             exitCode = status == QLatin1String("answered") ? kExitOk : kExitFailure;
             loop.quit();

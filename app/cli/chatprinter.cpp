@@ -2,7 +2,7 @@
 
 #include "clicommon.h"
 
-#include <app/agent/agentrun.h>
+#include <app/agent/agent.h>
 #include <app/controller/conversationcontroller.h>
 
 namespace Sandcastle::Cli {
@@ -52,19 +52,19 @@ public:
 private:
     void bindText()
     {
-        AgentRun *agent = m_controller->agent();
-        connect(agent, &AgentRun::textDelta, this, [](const QString &text) {
+        Agent *agent = m_controller->agent();
+        connect(agent, &Agent::textDelta, this, [](const QString &text) {
             emitJson({{"type", "text_delta"}, {"text", utf8(text)}});
         });
-        connect(agent, &AgentRun::reasoningDelta, this, [](const QString &text) {
+        connect(agent, &Agent::reasoningDelta, this, [](const QString &text) {
             emitJson({{"type", "reasoning_delta"}, {"text", utf8(text)}});
         });
         connect(
-            agent, &AgentRun::messageAdded, this, [](const QString &role, const QString &content) {
+            agent, &Agent::messageAdded, this, [](const QString &role, const QString &content) {
                 emitJson({{"type", "message"}, {"role", utf8(role)}, {"content", utf8(content)}});
             });
         connect(agent,
-                &AgentRun::usage,
+                &Agent::usage,
                 this,
                 [agent](int promptTokens, int completionTokens, qint64 total, double cost) {
                     nlohmann::ordered_json event = {{"type", "usage"},
@@ -80,9 +80,9 @@ private:
 
     void bindTools()
     {
-        AgentRun *agent = m_controller->agent();
+        Agent *agent = m_controller->agent();
         connect(agent,
-                &AgentRun::toolCall,
+                &Agent::toolCall,
                 this,
                 [](const QString &id, const QString &name, const QString &arguments) {
                     emitJson({{"type", "tool_call"},
@@ -91,7 +91,7 @@ private:
                               {"arguments", utf8(arguments)}});
                 });
         connect(agent,
-                &AgentRun::toolOutput,
+                &Agent::toolOutput,
                 this,
                 [](const QString &id, OutputStream stream, const QString &text) {
                     emitJson({{"type", "tool_output"},
@@ -100,7 +100,7 @@ private:
                               {"text", utf8(text)}});
                 });
         connect(agent,
-                &AgentRun::toolAnswered,
+                &Agent::toolAnswered,
                 this,
                 [](const QString &id,
                    ToolResultStatus status,
@@ -114,7 +114,7 @@ private:
                               {"files", fileList(files)}});
                 });
         connect(agent,
-                &AgentRun::toolResult,
+                &Agent::toolResult,
                 this,
                 [](const QString &id, const ExecutionResult &result) {
                     emitJson({{"type", "tool_result"},
@@ -133,7 +133,7 @@ private:
                 emitJson({{"type", "error"}, {"code", "store"}, {"message", utf8(message)}});
             });
         connect(m_controller->agent(),
-                &AgentRun::retrying,
+                &Agent::retrying,
                 this,
                 [](int attempt, int delayMs, const QString &reason) {
                     emitJson({{"type", "retry"},
@@ -142,7 +142,7 @@ private:
                               {"reason", utf8(reason)}});
                 });
         connect(m_controller->agent(),
-                &AgentRun::errorOccurred,
+                &Agent::errorOccurred,
                 this,
                 [](const QString &code, const QString &message) {
                     emitJson({{"type", "error"}, {"code", utf8(code)}, {"message", utf8(message)}});
@@ -187,7 +187,7 @@ private:
 
     void bindText()
     {
-        connect(m_controller->agent(), &AgentRun::textDelta, this, [this](const QString &text) {
+        connect(m_controller->agent(), &Agent::textDelta, this, [this](const QString &text) {
             writeOut(text);
             m_midLine = !text.endsWith(QLatin1Char('\n'));
         });
@@ -195,9 +195,9 @@ private:
 
     void bindTools()
     {
-        AgentRun *agent = m_controller->agent();
+        Agent *agent = m_controller->agent();
         connect(agent,
-                &AgentRun::toolCall,
+                &Agent::toolCall,
                 this,
                 [this](const QString &, const QString &name, const QString &arguments) {
                     endLine();
@@ -209,11 +209,11 @@ private:
                     writeOut(QStringLiteral("--- %1\n%2\n---\n").arg(name, code.trimmed()));
                 });
         connect(agent,
-                &AgentRun::toolOutput,
+                &Agent::toolOutput,
                 this,
                 [](const QString &, OutputStream, const QString &text) { writeOut(text); });
         connect(agent,
-                &AgentRun::toolAnswered,
+                &Agent::toolAnswered,
                 this,
                 [](const QString &, ToolResultStatus status, const QString &error) {
                     if (!error.isEmpty())
@@ -221,7 +221,7 @@ private:
                     writeOut(QStringLiteral("--- %1\n").arg(toolResultStatusName(status)));
                 });
         connect(
-            agent, &AgentRun::toolResult, this, [](const QString &, const ExecutionResult &result) {
+            agent, &Agent::toolResult, this, [](const QString &, const ExecutionResult &result) {
                 if (!result.error.isEmpty())
                     writeOut(result.error.trimmed() + QLatin1Char('\n'));
                 writeOut(QStringLiteral("--- %1 in %2 ms%3\n")
@@ -241,7 +241,7 @@ private:
                 writeErr(QStringLiteral("sandcastle: ") + message + QLatin1Char('\n'));
             });
         connect(m_controller->agent(),
-                &AgentRun::retrying,
+                &Agent::retrying,
                 this,
                 [](int attempt, int delayMs, const QString &reason) {
                     writeErr(QStringLiteral("sandcastle: retrying in %1 ms (attempt %2): %3\n")
@@ -250,7 +250,7 @@ private:
                                  .arg(reason));
                 });
         connect(m_controller->agent(),
-                &AgentRun::errorOccurred,
+                &Agent::errorOccurred,
                 this,
                 [](const QString &, const QString &message) {
                     writeErr(QStringLiteral("sandcastle: ") + message + QLatin1Char('\n'));

@@ -3,7 +3,7 @@
 
 #include <app/appsettings.h>
 #include <app/store/conversationexport.h>
-#include <app/store/conversationmanager.h>
+#include <app/store/conversationremoval.h>
 #include <app/store/conversationstore.h>
 #include <sandbox/containerengine.h>
 
@@ -82,7 +82,7 @@ int remove(const Action &a)
         return kExitUsage;
     // The command line may wait for the engine: nothing else waits for it.
     const Result<QString> removed
-        = ConversationManager::remove(a.store,
+        = ConversationRemoval::remove(a.store,
                                       ContainerEngine(a.settings.engine, a.settings.engineContext),
                                       a.settings.dataDir,
                                       a.words.at(1));

@@ -1,9 +1,9 @@
 #include "conversationcontroller.h"
 
-#include <app/agent/agentrun.h>
+#include <app/agent/agent.h>
 #include <app/llm/chatclient.h>
 #include <app/store/conversationexport.h>
-#include <app/store/conversationmanager.h>
+#include <app/store/conversationremoval.h>
 #include <app/store/conversationrecorder.h>
 #include <app/store/conversationstore.h>
 #include <sandbox/blockingjobs.h>
@@ -60,7 +60,7 @@ void ConversationController::buildConversation()
 {
     m_client = new ChatClient(m_settings.clientConfig(), this);
     m_session = new SandboxSession(m_settings.sandboxConfig(m_conversationId, m_workspace), this);
-    m_agent = new AgentRun(m_client, m_session, m_settings.agentOptions(), this);
+    m_agent = new Agent(m_client, m_session, m_settings.agentOptions(), this);
     m_recorder = new ConversationRecorder(m_store.get(), QString(), this);
     m_recorder->attach(m_agent);
     connect(m_recorder,
@@ -74,7 +74,7 @@ void ConversationController::buildConversation()
 void ConversationController::bindAgent()
 {
     connect(m_agent,
-            &AgentRun::usage,
+            &Agent::usage,
             this,
             [this](int promptTokens, int completionTokens, qint64, double runCost) {
                 m_usage.addTurn(promptTokens, completionTokens, runCost);
@@ -82,12 +82,12 @@ void ConversationController::bindAgent()
                 Q_EMIT usageChanged();
             });
     connect(m_agent,
-            &AgentRun::errorOccurred,
+            &Agent::errorOccurred,
             this,
             [this](const QString &code, const QString &message) {
                 Q_EMIT agentError(code, message, isRetryable(code));
             });
-    connect(m_agent, &AgentRun::finished, this, [this] {
+    connect(m_agent, &Agent::finished, this, [this] {
         Q_EMIT usageChanged();         // the turn counter goes away
         Q_EMIT conversationsChanged(); // newest first, message counts
     });
@@ -230,7 +230,7 @@ ConversationController::deleteConversation(const QString &conversationId)
     // The rows now, so that the list drops it at once; containers and the workspace (the
     // engine can take seconds, a big folder too) on a worker thread.
     const Result<ConversationInfo> removed
-        = ConversationManager::removeRecord(*m_store, conversationId);
+        = ConversationRemoval::removeRecord(*m_store, conversationId);
     if (!removed) {
         Q_EMIT conversationsChanged();
         Q_EMIT deleteFinished(conversationId, false, removed.error());
@@ -243,7 +243,7 @@ ConversationController::deleteConversation(const QString &conversationId)
     QPointer<ConversationController> self(this);
     ++m_pendingDeletions;
     blockingJobs()->start([self, engine, dataDir, info] {
-        const Result<QString> left = ConversationManager::removeLeftovers(engine, dataDir, info);
+        const Result<QString> left = ConversationRemoval::removeLeftovers(engine, dataDir, info);
         QMetaObject::invokeMethod(QCoreApplication::instance(), [self, info, left] {
             if (!self)
                 return;
@@ -289,7 +289,7 @@ bool ConversationController::submitPrompt(const QString &text)
     if (isBusy() || text.trimmed().isEmpty())
         return false;
     if (!m_saved && m_title.isEmpty())
-        setTitle(ConversationManager::titleFromPrompt(text));
+        setTitle(ConversationInfo::titleFromPrompt(text));
     ensureSaved(m_title);
     m_usage.beginRun();
     m_agent->start(text);

@@ -14,7 +14,7 @@
 
 namespace Sandcastle {
 
-class AgentRun;
+class Agent;
 class ChatClient;
 class ConversationRecorder;
 class ConversationStore;
@@ -44,7 +44,7 @@ public:
     QString storeError() const { return m_storeError; }
     ChatClient *client() const { return m_client; }
     SandboxSession *session() const { return m_session; }
-    AgentRun *agent() const { return m_agent; }
+    Agent *agent() const { return m_agent; }
     ConversationRecorder *recorder() const { return m_recorder; }
     const AppSettings &settings() const { return m_settings; }
 
@@ -137,7 +137,7 @@ private:
     QString m_storeError;
     ChatClient *m_client = nullptr;
     SandboxSession *m_session = nullptr;
-    AgentRun *m_agent = nullptr;
+    Agent *m_agent = nullptr;
     ConversationRecorder *m_recorder = nullptr;
 
     QString m_conversationId;

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "chattypes.h"
-#include "chunkreader.h"
+#include "chunkfields.h"
 #include "modelerror.h"
 #include "sseparser.h"
 #include "toolcallaccumulator.h"

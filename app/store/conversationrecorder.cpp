@@ -1,6 +1,6 @@
 #include "conversationrecorder.h"
 
-#include <app/agent/agentrun.h>
+#include <app/agent/agent.h>
 
 namespace Sandcastle {
 
@@ -18,9 +18,9 @@ void ConversationRecorder::setConversationId(const QString &id)
     m_conversationId = id;
 }
 
-void ConversationRecorder::attach(AgentRun *agent)
+void ConversationRecorder::attach(Agent *agent)
 {
-    connect(agent, &AgentRun::messageRecorded, this, [this](const nlohmann::json &message) {
+    connect(agent, &Agent::messageRecorded, this, [this](const nlohmann::json &message) {
         if (m_conversationId.isEmpty())
             return;
         // Through the store's writer thread: durable within a commit, without waiting for the
@@ -30,26 +30,24 @@ void ConversationRecorder::attach(AgentRun *agent)
             report(QStringLiteral("a message"), queued.error());
     });
     connect(agent,
-            &AgentRun::runStarted,
+            &Agent::runStarted,
             this,
             [this](const QString &id, const QString &language, const QString &code) {
                 const qint64 row = beginRun(id, code, language, QStringLiteral("agent"));
                 if (row > 0)
                     m_openRuns.insert(id, row);
             });
-    connect(agent,
-            &AgentRun::toolResult,
-            this,
-            [this](const QString &id, const ExecutionResult &result) {
-                const qint64 row = m_openRuns.take(id);
-                if (row <= 0)
-                    return;
-                const Result<bool> saved = m_store->finishRun(row, result);
-                if (!saved)
-                    report(QStringLiteral("a run's result"), saved.error());
-            });
+    connect(
+        agent, &Agent::toolResult, this, [this](const QString &id, const ExecutionResult &result) {
+            const qint64 row = m_openRuns.take(id);
+            if (row <= 0)
+                return;
+            const Result<bool> saved = m_store->finishRun(row, result);
+            if (!saved)
+                report(QStringLiteral("a run's result"), saved.error());
+        });
     // A run the stop cut short before its result came back.
-    connect(agent, &AgentRun::finished, this, [this] {
+    connect(agent, &Agent::finished, this, [this] {
         closeOpenRuns(QStringLiteral("stopped by the person"));
         const Result<bool> saved = m_store->flush();
         if (!saved)

@@ -7,7 +7,7 @@
 
 namespace Sandcastle {
 
-class AgentRun;
+class Agent;
 
 // Writes one conversation to the store as it happens: every message the agent adds, every
 // run as it starts (marked `running`) and as it ends, the person's own runs too. Each item is
@@ -22,7 +22,7 @@ public:
                          const QString &conversationId,
                          QObject *parent = nullptr);
 
-    void attach(AgentRun *agent);
+    void attach(Agent *agent);
     QString conversationId() const { return m_conversationId; }
     void setConversationId(const QString &id);
 

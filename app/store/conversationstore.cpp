@@ -20,6 +20,17 @@
 
 namespace Sandcastle {
 
+QString ConversationInfo::titleFromPrompt(const QString &prompt)
+{
+    QString title = prompt.trimmed().section(QLatin1Char('\n'), 0, 0).simplified();
+    if (title.isEmpty())
+        return QStringLiteral("New conversation");
+    constexpr int kMax = 60;
+    if (title.size() > kMax)
+        title = title.left(kMax - 1).trimmed() + QChar(0x2026);
+    return title;
+}
+
 namespace {
 
 qint64 now()

@@ -25,6 +25,9 @@ struct ConversationInfo
     qint64 createdMs = 0;
     qint64 updatedMs = 0;
     int messageCount = 0;
+
+    // A title from the first prompt: its first line, at most 60 characters.
+    static QString titleFromPrompt(const QString &prompt);
 };
 
 struct StoredRun
@@ -88,7 +91,7 @@ public:
     // Newest first.
     Result<QList<ConversationInfo>> list() const;
     Result<bool> rename(const QString &id, const QString &title);
-    // The rows only; ConversationManager also removes the workspace and the container.
+    // The rows only; ConversationRemoval also removes the workspace and the container.
     Result<bool> remove(const QString &id);
 
     // A message in the store's JSON (toStoreJson(): role, content, tool_calls, tool_call_id,

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <app/agent/agentrun.h>
+#include <app/agent/agent.h>
 #include <app/llm/chatclient.h>
 #include <sandbox/sandboxsession.h>
 #include <support/fakeopenaiserver.h>
@@ -20,7 +20,7 @@ struct AgentHarness
     QTemporaryDir workspace;
     std::unique_ptr<ChatClient> client;
     std::unique_ptr<SandboxSession> session;
-    std::unique_ptr<AgentRun> agent;
+    std::unique_ptr<Agent> agent;
 
     explicit AgentHarness(const AgentOptions &options = AgentOptions(),
                           SandboxConfig sandboxConfig = SandboxConfig::fromEnvironment())
@@ -32,13 +32,13 @@ struct AgentHarness
         client = std::make_unique<ChatClient>(clientConfig);
         sandboxConfig.workspace = workspace.path();
         session = std::make_unique<SandboxSession>(sandboxConfig);
-        agent = std::make_unique<AgentRun>(client.get(), session.get(), options);
+        agent = std::make_unique<Agent>(client.get(), session.get(), options);
     }
 
     // Runs the agent to its end; returns the finished() status, or "no end" on a hang.
     QString run(const QString &prompt, int timeoutMs = 120000)
     {
-        QSignalSpy finished(agent.get(), &AgentRun::finished);
+        QSignalSpy finished(agent.get(), &Agent::finished);
         agent->start(prompt);
         if (finished.isEmpty() && !finished.wait(timeoutMs))
             return QStringLiteral("no end");

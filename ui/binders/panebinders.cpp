@@ -6,7 +6,7 @@
 #include <ui/editor/editorpane.h>
 #include <ui/files/filespane.h>
 
-#include <app/agent/agentrun.h>
+#include <app/agent/agent.h>
 #include <app/controller/conversationcontroller.h>
 #include <sandbox/sandboxsession.h>
 
@@ -18,20 +18,20 @@ namespace {
 // Strings keep the window's translation context (Sandcastle::MainWindow), where their
 // translations are.
 
-void bindChatToAgent(AgentRun *agent, ChatPane *chat)
+void bindChatToAgent(Agent *agent, ChatPane *chat)
 {
-    QObject::connect(agent, &AgentRun::textDelta, chat, &ChatPane::appendAssistantText);
-    QObject::connect(agent, &AgentRun::reasoningDelta, chat, &ChatPane::appendReasoning);
-    QObject::connect(agent, &AgentRun::toolCallStarted, chat, &ChatPane::endAssistantMessage);
-    QObject::connect(agent, &AgentRun::toolCall, chat, &ChatPane::addToolCall);
+    QObject::connect(agent, &Agent::textDelta, chat, &ChatPane::appendAssistantText);
+    QObject::connect(agent, &Agent::reasoningDelta, chat, &ChatPane::appendReasoning);
+    QObject::connect(agent, &Agent::toolCallStarted, chat, &ChatPane::endAssistantMessage);
+    QObject::connect(agent, &Agent::toolCall, chat, &ChatPane::addToolCall);
     QObject::connect(
-        agent, &AgentRun::toolResult, chat, [chat](const QString &id, const ExecutionResult &r) {
+        agent, &Agent::toolResult, chat, [chat](const QString &id, const ExecutionResult &r) {
             chat->addToolResult(
                 id, ExecutionResult::statusName(r.status), r.exitCode, r.durationMs, r.files);
         });
     QObject::connect(
         agent,
-        &AgentRun::toolAnswered,
+        &Agent::toolAnswered,
         chat,
         [chat](
             const QString &id, ToolResultStatus status, const QString &, const QStringList &files) {
@@ -39,7 +39,7 @@ void bindChatToAgent(AgentRun *agent, ChatPane *chat)
                 id, toolResultStatusName(status), status == ToolResultStatus::Ok ? 0 : 1, 0, files);
         });
     QObject::connect(
-        agent, &AgentRun::retrying, chat, [chat](int attempt, int delayMs, const QString &reason) {
+        agent, &Agent::retrying, chat, [chat](int attempt, int delayMs, const QString &reason) {
             chat->addNotice(
                 QCoreApplication::translate("Sandcastle::MainWindow",
                                             "Model busy, retrying in %1 s (attempt %2): %3")
@@ -48,7 +48,7 @@ void bindChatToAgent(AgentRun *agent, ChatPane *chat)
                     .arg(reason));
         });
     QObject::connect(
-        agent, &AgentRun::contextCompacted, chat, [chat](int summarised, qint64 estimatedTokens) {
+        agent, &Agent::contextCompacted, chat, [chat](int summarised, qint64 estimatedTokens) {
             chat->addNotice(
                 QCoreApplication::translate(
                     "Sandcastle::MainWindow",
@@ -58,7 +58,7 @@ void bindChatToAgent(AgentRun *agent, ChatPane *chat)
                     summarised)
                     .arg(estimatedTokens));
         });
-    QObject::connect(agent, &AgentRun::finished, chat, [chat] {
+    QObject::connect(agent, &Agent::finished, chat, [chat] {
         chat->endAssistantMessage();
         chat->setBusy(false);
     });
@@ -93,15 +93,15 @@ void bindChat(ConversationController *controller, ChatPane *chat)
     QObject::connect(
         chat, &ChatPane::stopCodeRequested, controller, &ConversationController::stopCode);
     QObject::connect(
-        chat, &ChatPane::stopAfterStepRequested, controller->agent(), &AgentRun::stopAfterStep);
+        chat, &ChatPane::stopAfterStepRequested, controller->agent(), &Agent::stopAfterStep);
 }
 
 void bindEditor(ConversationController *controller, EditorPane *pane, QWidget *approvalBar)
 {
-    AgentRun *agent = controller->agent();
+    Agent *agent = controller->agent();
     CodeEditor *editor = pane->editor();
     QObject::connect(agent,
-                     &AgentRun::toolCallStarted,
+                     &Agent::toolCallStarted,
                      pane,
                      [pane, editor](const QString &, const QString &name) {
                          if (name != QLatin1String("run_python"))
@@ -111,28 +111,28 @@ void bindEditor(ConversationController *controller, EditorPane *pane, QWidget *a
                          editor->showStreamingCode(QString());
                      });
     QObject::connect(
-        agent, &AgentRun::toolCodeChanged, editor, [editor](const QString &, const QString &code) {
+        agent, &Agent::toolCodeChanged, editor, [editor](const QString &, const QString &code) {
             editor->showStreamingCode(code);
         });
     QObject::connect(
-        agent, &AgentRun::toolCall, editor, [editor] { editor->setAgentWriting(false); });
+        agent, &Agent::toolCall, editor, [editor] { editor->setAgentWriting(false); });
     QObject::connect(agent,
-                     &AgentRun::runStarted,
+                     &Agent::runStarted,
                      pane,
                      [pane](const QString &id, const QString &language, const QString &code) {
                          if (language == QLatin1String("python"))
                              pane->addAttempt(code, id);
                      });
     QObject::connect(
-        agent, &AgentRun::toolResult, pane, [pane](const QString &id, const ExecutionResult &r) {
+        agent, &Agent::toolResult, pane, [pane](const QString &id, const ExecutionResult &r) {
             pane->setCallStatus(id, ExecutionResult::statusName(r.status));
         });
     QObject::connect(
-        agent, &AgentRun::toolAnswered, pane, [pane](const QString &id, ToolResultStatus status) {
+        agent, &Agent::toolAnswered, pane, [pane](const QString &id, ToolResultStatus status) {
             pane->setCallStatus(id, toolResultStatusName(status));
         });
     QObject::connect(agent,
-                     &AgentRun::approvalRequested,
+                     &Agent::approvalRequested,
                      approvalBar,
                      [editor, approvalBar](const QString &, const QString &, const QString &code) {
                          editor->setAgentWriting(false);
@@ -140,7 +140,7 @@ void bindEditor(ConversationController *controller, EditorPane *pane, QWidget *a
                          approvalBar->show();
                          editor->setFocus();
                      });
-    QObject::connect(agent, &AgentRun::finished, approvalBar, [editor, approvalBar] {
+    QObject::connect(agent, &Agent::finished, approvalBar, [editor, approvalBar] {
         approvalBar->hide();
         editor->setAgentWriting(false);
     });
@@ -150,20 +150,20 @@ void bindEditor(ConversationController *controller, EditorPane *pane, QWidget *a
 
 void bindConsole(ConversationController *controller, ConsolePane *console)
 {
-    AgentRun *agent = controller->agent();
+    Agent *agent = controller->agent();
     SandboxSession *session = controller->session();
     QObject::connect(agent,
-                     &AgentRun::toolCall,
+                     &Agent::toolCall,
                      console,
                      [console](const QString &, const QString &name) { console->beginRun(name); });
     QObject::connect(agent,
-                     &AgentRun::toolOutput,
+                     &Agent::toolOutput,
                      console,
                      [console](const QString &, OutputStream stream, const QString &text) {
                          console->appendOutput(stream, text);
                      });
     QObject::connect(agent,
-                     &AgentRun::toolResult,
+                     &Agent::toolResult,
                      console,
                      [console](const QString &, const ExecutionResult &r) { console->endRun(r); });
     // Runs the person starts from the editor share the session with the agent.
@@ -193,14 +193,14 @@ void bindConsole(ConversationController *controller, ConsolePane *console)
 
 void bindFiles(ConversationController *controller, FilesPane *files)
 {
-    AgentRun *agent = controller->agent();
+    Agent *agent = controller->agent();
     QObject::connect(
-        agent, &AgentRun::toolResult, files, [files](const QString &, const ExecutionResult &r) {
+        agent, &Agent::toolResult, files, [files](const QString &, const ExecutionResult &r) {
             files->highlight(r.files);
         });
     QObject::connect(
         agent,
-        &AgentRun::toolAnswered,
+        &Agent::toolAnswered,
         files,
         [files](const QString &, ToolResultStatus, const QString &, const QStringList &changed) {
             if (!changed.isEmpty())

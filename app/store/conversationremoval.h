@@ -6,10 +6,8 @@ namespace Sandcastle {
 class ContainerEngine;
 }
 
-namespace Sandcastle::ConversationManager {
-
-// A title from the first prompt: its first line, at most 60 characters.
-QString titleFromPrompt(const QString &prompt);
+// Deleting a conversation: what it left in the store, in the engine and on disk.
+namespace Sandcastle::ConversationRemoval {
 
 // Deletes a conversation: its containers, its rows, and its workspace when the conversation
 // owns it (made for it under dataDir/workspaces; a folder the person chose is never deleted).
@@ -30,4 +28,4 @@ Result<QString> removeLeftovers(const ContainerEngine &engine,
                                 const QString &dataDir,
                                 const ConversationInfo &info);
 
-} // namespace Sandcastle::ConversationManager
+} // namespace Sandcastle::ConversationRemoval

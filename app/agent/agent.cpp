@@ -1,4 +1,4 @@
-#include "agentrun.h"
+#include "agent.h"
 
 #include "contextbudget.h"
 #include "storedhistory.h"
@@ -13,7 +13,7 @@
 
 namespace Sandcastle {
 
-AgentRun::AgentRun(ModelClient *client,
+Agent::Agent(ModelClient *client,
                    SandboxSession *session,
                    AgentOptions options,
                    QObject *parent)
@@ -31,10 +31,10 @@ AgentRun::AgentRun(ModelClient *client,
                 if (!m_activeToolId.isEmpty())
                     Q_EMIT toolOutput(m_activeToolId, stream, text);
             });
-    connect(session, &SandboxSession::finished, this, &AgentRun::onSessionFinished);
+    connect(session, &SandboxSession::finished, this, &Agent::onSessionFinished);
 }
 
-void AgentRun::connectClient(ModelClient *client)
+void Agent::connectClient(ModelClient *client)
 {
     connect(client, &ModelClient::textDelta, this, [this](const QString &t) {
         if (m_running)
@@ -65,7 +65,7 @@ void AgentRun::connectClient(ModelClient *client)
             if (!code.isNull())
                 Q_EMIT toolCodeChanged(m_streamingIds.value(index), code);
         });
-    connect(client, &ModelClient::finished, this, &AgentRun::onCompletion);
+    connect(client, &ModelClient::finished, this, &Agent::onCompletion);
     connect(client,
             &ModelClient::retrying,
             this,
@@ -73,10 +73,10 @@ void AgentRun::connectClient(ModelClient *client)
                 if (m_running)
                     Q_EMIT retrying(attempt, delayMs, reason);
             });
-    connect(client, &ModelClient::errorOccurred, this, &AgentRun::onClientError);
+    connect(client, &ModelClient::errorOccurred, this, &Agent::onClientError);
 }
 
-void AgentRun::onClientError(const QString &code, const QString &message)
+void Agent::onClientError(const QString &code, const QString &message)
 {
     if (!m_running)
         return;
@@ -100,7 +100,7 @@ void AgentRun::onClientError(const QString &code, const QString &message)
     finish(QStringLiteral("error"));
 }
 
-void AgentRun::start(const QString &prompt)
+void Agent::start(const QString &prompt)
 {
     if (m_running)
         return;
@@ -125,7 +125,7 @@ void AgentRun::start(const QString &prompt)
     requestModel();
 }
 
-bool AgentRun::resume()
+bool Agent::resume()
 {
     if (m_running || m_messages.isEmpty())
         return false;
@@ -141,7 +141,7 @@ bool AgentRun::resume()
     return true;
 }
 
-void AgentRun::loadHistory(const nlohmann::json &messages)
+void Agent::loadHistory(const nlohmann::json &messages)
 {
     if (m_running || !messages.is_array())
         return;
@@ -154,21 +154,21 @@ void AgentRun::loadHistory(const nlohmann::json &messages)
     setSystemPrompt();
 }
 
-void AgentRun::appendMessage(const Message &message)
+void Agent::appendMessage(const Message &message)
 {
     m_messages.append(message);
     Q_EMIT messageAdded(roleName(message.role), message.text);
     Q_EMIT messageRecorded(toStoreJson(message));
 }
 
-void AgentRun::setOptions(const AgentOptions &options)
+void Agent::setOptions(const AgentOptions &options)
 {
     m_options = options;
     if (!m_running && m_options.toolMode != AgentOptions::ToolMode::Auto)
         m_codeBlockMode = m_options.toolMode == AgentOptions::ToolMode::CodeBlocks;
 }
 
-void AgentRun::notePersonRun(const QString &code, const ExecutionResult &result)
+void Agent::notePersonRun(const QString &code, const ExecutionResult &result)
 {
     const std::string outcome = Tools::resultJson(result, m_options.outputLimit).dump();
     QString note;
@@ -189,7 +189,7 @@ void AgentRun::notePersonRun(const QString &code, const ExecutionResult &result)
     m_personNotes << note;
 }
 
-void AgentRun::stopCode()
+void Agent::stopCode()
 {
     if (!m_running || m_activeToolId.isEmpty())
         return;
@@ -197,7 +197,7 @@ void AgentRun::stopCode()
     m_session->interrupt();
 }
 
-void AgentRun::approve(const QString &code)
+void Agent::approve(const QString &code)
 {
     if (!m_running || !m_awaiting)
         return;
@@ -215,7 +215,7 @@ void AgentRun::approve(const QString &code)
     runCode(waiting.call.id, run);
 }
 
-void AgentRun::runCode(const QString &id, const SandboxRun &run)
+void Agent::runCode(const QString &id, const SandboxRun &run)
 {
     m_activeToolId = id; // onSessionFinished() answers this call
     Q_EMIT runStarted(id, languageName(run.language), run.code);
@@ -229,7 +229,7 @@ void AgentRun::runCode(const QString &id, const SandboxRun &run)
     }
 }
 
-void AgentRun::reject(const QString &reason)
+void Agent::reject(const QString &reason)
 {
     if (!m_running || !m_awaiting)
         return;
@@ -241,13 +241,13 @@ void AgentRun::reject(const QString &reason)
     executeNext();
 }
 
-void AgentRun::stopAfterStep()
+void Agent::stopAfterStep()
 {
     if (m_running)
         m_stopAfterStep = true;
 }
 
-void AgentRun::requestModel()
+void Agent::requestModel()
 {
     if (m_stopAfterStep) {
         finish(QStringLiteral("stopped"));
@@ -276,14 +276,14 @@ void AgentRun::requestModel()
     m_client->send(fitted.messages, tools);
 }
 
-void AgentRun::stopAtLimit(const QString &limit, const QString &status, const QString &message)
+void Agent::stopAtLimit(const QString &limit, const QString &status, const QString &message)
 {
     m_limit = limit;
     Q_EMIT errorOccurred(limit, message);
     finish(status);
 }
 
-void AgentRun::setSystemPrompt()
+void Agent::setSystemPrompt()
 {
     if (m_messages.isEmpty() || m_messages.constFirst().role != Message::Role::System)
         return;
@@ -292,13 +292,13 @@ void AgentRun::setSystemPrompt()
           + (m_codeBlockMode ? AgentOptions::codeBlockInstructions() : QString());
 }
 
-void AgentRun::switchToCodeBlocks()
+void Agent::switchToCodeBlocks()
 {
     m_codeBlockMode = true;
     setSystemPrompt();
 }
 
-void AgentRun::onCompletion(const Completion &received)
+void Agent::onCompletion(const Completion &received)
 {
     if (!m_running)
         return;
@@ -337,7 +337,7 @@ void AgentRun::onCompletion(const Completion &received)
     executeNext();
 }
 
-void AgentRun::queueCodeBlockCalls(const Completion &completion)
+void Agent::queueCodeBlockCalls(const Completion &completion)
 {
     // The answer's ```python blocks are its calls; a call it printed as JSON counts only
     // when there is no block.
@@ -346,7 +346,7 @@ void AgentRun::queueCodeBlockCalls(const Completion &completion)
         m_pendingCalls.enqueue(call);
 }
 
-void AgentRun::executeNext()
+void Agent::executeNext()
 {
     if (!m_running)
         return;
@@ -372,7 +372,7 @@ void AgentRun::executeNext()
     dispatch(call, *tool.value(), arguments.value());
 }
 
-void AgentRun::dispatch(const ToolCall &call, const Tool &tool, const nlohmann::json &arguments)
+void Agent::dispatch(const ToolCall &call, const Tool &tool, const nlohmann::json &arguments)
 {
     const bool ask = m_options.askFirst && tool.needsApproval();
     if (tool.place() == Tool::Place::Host) {
@@ -402,13 +402,13 @@ void AgentRun::dispatch(const ToolCall &call, const Tool &tool, const nlohmann::
     runCode(call.id, run.value());
 }
 
-void AgentRun::invokeHostTool(const ToolCall &call,
+void Agent::invokeHostTool(const ToolCall &call,
                               const Tool &tool,
                               const nlohmann::json &arguments)
 {
     m_hostCallId = call.id;
     const quint64 serial = ++m_hostCalls;
-    QPointer<AgentRun> self(this);
+    QPointer<Agent> self(this);
     const ToolContext context{m_session->config().workspace};
     tool.invoke(arguments, context, [self, serial, id = call.id](const nlohmann::json &result) {
         // A late answer for a call that a stop has already answered is dropped.
@@ -417,11 +417,11 @@ void AgentRun::invokeHostTool(const ToolCall &call,
         self->m_hostCallId.clear();
         self->recordToolResult(id, result);
         // Go on from the event loop, not from inside the tool's call.
-        QMetaObject::invokeMethod(self, &AgentRun::executeNext, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(self, &Agent::executeNext, Qt::QueuedConnection);
     });
 }
 
-void AgentRun::recordToolResult(const QString &id, const nlohmann::json &result, bool announce)
+void Agent::recordToolResult(const QString &id, const nlohmann::json &result, bool announce)
 {
     if (announce) {
         QStringList files;
@@ -440,7 +440,7 @@ void AgentRun::recordToolResult(const QString &id, const nlohmann::json &result,
     addToolMessage(id, result);
 }
 
-void AgentRun::onSessionFinished(const ExecutionResult &result)
+void Agent::onSessionFinished(const ExecutionResult &result)
 {
     if (m_activeToolId.isEmpty())
         return; // a run the agent did not start (the person's, from the editor)
@@ -455,7 +455,7 @@ void AgentRun::onSessionFinished(const ExecutionResult &result)
     executeNext();
 }
 
-void AgentRun::addToolMessage(const QString &id, const nlohmann::json &content)
+void Agent::addToolMessage(const QString &id, const nlohmann::json &content)
 {
     const QString text = QString::fromStdString(content.dump());
     if (m_codeBlockMode) {
@@ -465,7 +465,7 @@ void AgentRun::addToolMessage(const QString &id, const nlohmann::json &content)
     appendMessage(Message::toolResult(id, text));
 }
 
-void AgentRun::stop()
+void Agent::stop()
 {
     if (!m_running)
         return;
@@ -501,7 +501,7 @@ void AgentRun::stop()
     Q_EMIT finished(QStringLiteral("stopped"), m_turns);
 }
 
-void AgentRun::finish(const QString &status)
+void Agent::finish(const QString &status)
 {
     if (!m_running)
         return;

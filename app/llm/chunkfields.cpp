@@ -1,4 +1,4 @@
-#include "chunkreader.h"
+#include "chunkfields.h"
 
 #include <cstring>
 #include <limits>

@@ -26,11 +26,11 @@ class SandboxSession;
 // exactly one finished(). It sees neither the model's wire format (a ModelClient turns
 // Messages into requests) nor the store's (messageRecorded() carries the store's JSON); the
 // tools it offers are those of its ToolRegistry.
-class AgentRun : public QObject
+class Agent : public QObject
 {
     Q_OBJECT
 public:
-    AgentRun(ModelClient *client,
+    Agent(ModelClient *client,
              SandboxSession *session,
              AgentOptions options,
              QObject *parent = nullptr);

@@ -1,22 +1,11 @@
-#include "conversationmanager.h"
+#include "conversationremoval.h"
 
 #include <sandbox/containerengine.h>
 
 #include <QDir>
 #include <QFileInfo>
 
-namespace Sandcastle::ConversationManager {
-
-QString titleFromPrompt(const QString &prompt)
-{
-    QString title = prompt.trimmed().section(QLatin1Char('\n'), 0, 0).simplified();
-    if (title.isEmpty())
-        return QStringLiteral("New conversation");
-    constexpr int kMax = 60;
-    if (title.size() > kMax)
-        title = title.left(kMax - 1).trimmed() + QChar(0x2026);
-    return title;
-}
+namespace Sandcastle::ConversationRemoval {
 
 Result<ConversationInfo> removeRecord(ConversationStore &store, const QString &conversationId)
 {
@@ -70,4 +59,4 @@ Result<QString> remove(ConversationStore &store,
     return removeLeftovers(engine, dataDir, info.value());
 }
 
-} // namespace Sandcastle::ConversationManager
+} // namespace Sandcastle::ConversationRemoval
