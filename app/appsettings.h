@@ -9,7 +9,7 @@
 namespace Sandcastle {
 
 // The application's settings: the settings file in the data folder, overridden by the
-// SANDCASTLE_* environment variables (DESIGN.md §3), which win so that tests and scripts can
+// SANDCASTLE_* environment variables (architecture.md §5), which win so that tests and scripts can
 // point the app anywhere. The API key is never read from or written to the file: it comes
 // from the environment or the system keychain (KeyStore).
 struct AppSettings

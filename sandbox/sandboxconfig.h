@@ -6,7 +6,7 @@
 namespace Sandcastle {
 
 // Everything that decides how a sandbox container is started. The defaults are the hardened
-// ones of DESIGN.md §3; every limit can be changed. runArguments() is pure so that the flags
+// ones of architecture.md §5; every limit can be changed. runArguments() is pure so that the flags
 // can be checked without a daemon.
 struct SandboxConfig
 {

@@ -8,7 +8,7 @@
 
 namespace Sandcastle::BuiltinTools {
 
-// The five tools every conversation has (DESIGN.md §3): run_python and run_shell run in the
+// The five tools every conversation has (architecture.md §5): run_python and run_shell run in the
 // sandbox and wait for approval in ask-first mode; write_file, read_file and list_files work
 // on the host, confined to the workspace by FileTools.
 QList<std::shared_ptr<const Tool>> all();

@@ -39,7 +39,7 @@ struct ToolContext
     QString workspace; // the conversation's workspace folder on the host
 };
 
-// One tool the model can call (DESIGN.md §3 "Tools offered to the model"). A sandbox tool
+// One tool the model can call (architecture.md §5 "Tools offered to the model"). A sandbox tool
 // says what code to run and the agent runs it in the conversation's SandboxSession (with its
 // streaming output, stop and approval); a host tool answers by itself, at once or later
 // (MCP). Arguments reach a tool parsed as a JSON object; a missing or mistyped field is an

@@ -18,7 +18,7 @@ inline constexpr int kDefaultOutputLimit = 16 * 1024;
 // Keeps the head and the tail of long text with a marker saying how much was left out.
 QString clipMiddle(const QString &text, int maxChars);
 
-// The tool message content the model gets back (DESIGN.md §3).
+// The tool message content the model gets back (architecture.md §5).
 nlohmann::json resultJson(const ExecutionResult &result, int outputLimit = kDefaultOutputLimit);
 nlohmann::json errorJson(const QString &message);
 

@@ -13,7 +13,7 @@ namespace Sandcastle::Cli {
 
 // What `sandcastle chat` prints while the agent works, one printer per mode: plain text (the
 // answer on stdout, tool activity and problems around it) or one JSON event per line
-// (DESIGN.md §3). A printer binds itself to the controller and its agent when made.
+// (architecture.md §5). A printer binds itself to the controller and its agent when made.
 class ChatPrinter : public QObject
 {
 public:

@@ -9,7 +9,7 @@ namespace Sandcastle::Cli {
 bool isCommand(const QString &firstArgument);
 
 // Runs a headless command; `args` excludes the program name. Needs a QCoreApplication.
-// Exit codes follow DESIGN.md §3.
+// Exit codes follow architecture.md §5.
 int run(const QStringList &args);
 
 } // namespace Sandcastle::Cli

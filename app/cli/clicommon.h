@@ -1,7 +1,7 @@
 #pragma once
 
 // What every command of the command line shares: output, usage errors, option parsing, the
-// key, the store, and Ctrl-C. Exit codes follow DESIGN.md §3.
+// key, the store, and Ctrl-C. Exit codes follow architecture.md §5.
 #include <sandbox/result.h>
 
 #include <nlohmann/json.hpp>

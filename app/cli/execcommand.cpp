@@ -74,7 +74,7 @@ std::optional<int> parseExec(const QStringList &args, SandboxConfig &config, QBy
     return std::nullopt;
 }
 
-// What `exec` exits with for a run's result (DESIGN.md §3), saying why on stderr.
+// What `exec` exits with for a run's result (architecture.md §5), saying why on stderr.
 int exitCodeFor(const ExecutionResult &result, const SandboxConfig &config)
 {
     switch (result.status) {

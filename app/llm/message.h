@@ -12,7 +12,7 @@ namespace Sandcastle {
 
 // The model types the agent, the context budget and the store work with. No wire format
 // shows through them: each model client turns them into its own request and its stream back
-// into them (DESIGN.md §4, model formats).
+// into them (architecture.md §3, model formats).
 
 struct ToolCall
 {
