@@ -2,6 +2,7 @@
 #include <app/controller/conversationcontroller.h>
 #include <app/store/conversationstore.h>
 #include <sandbox/sandboxsession.h>
+#include <support/fakeengine.h>
 #include <support/fakeopenaiserver.h>
 
 #include <QDir>
@@ -27,13 +28,7 @@ class TestConversationController : public QObject
 
     AppSettings settingsFor(const FakeOpenAiServer &server) const
     {
-        AppSettings settings;
-        settings.dataDir = m_dataDir.path();
-        settings.baseUrl = server.baseUrl();
-        settings.model = QStringLiteral("fake-model");
-        settings.engine = qEnvironmentVariable("SANDCASTLE_SOURCE_DIR")
-                          + QStringLiteral("/tests/support/fake-docker");
-        return settings;
+        return fakeEngineSettings(server, m_dataDir.path());
     }
 
     static QString runToEnd(ConversationController &controller, const QString &prompt)
@@ -219,10 +214,7 @@ private Q_SLOTS:
     {
         FakeOpenAiServer server;
         QVERIFY(server.listen());
-        server.enqueueToolCall(QStringLiteral("call_1"),
-                               QStringLiteral("run_python"),
-                               QByteArray("{\"code\": \"import time\\nprint('go', flush=True)"
-                                          "\\ntime.sleep(60)\"}"));
+        enqueueLongRun(server);
         server.enqueueText(QStringLiteral("never asked"));
         ConversationController controller(settingsFor(server));
         QSignalSpy output(controller.agent(), &Agent::toolOutput);

@@ -3,6 +3,7 @@
 #include <app/controller/conversationcontroller.h>
 #include <app/store/conversationstore.h>
 #include <sandbox/sandboxsession.h>
+#include <support/fakeengine.h>
 #include <support/fakeopenaiserver.h>
 #include <ui/chat/chatpane.h>
 #include <ui/chat/promptedit.h>
@@ -31,14 +32,7 @@ class TestWindowResponsive : public QObject
 
     AppSettings settingsFor(const FakeOpenAiServer &server) const
     {
-        AppSettings settings;
-        settings.dataDir = m_dataDir.path();
-        settings.baseUrl = server.baseUrl();
-        settings.model = QStringLiteral("fake-model");
-        settings.apiKey = QStringLiteral("test"); // no welcome panel
-        settings.engine = qEnvironmentVariable("SANDCASTLE_SOURCE_DIR")
-                          + QStringLiteral("/tests/support/fake-docker");
-        return settings;
+        return fakeEngineSettings(server, m_dataDir.path());
     }
 
     // The longest the event loop went without running a 5 ms timer, over `ms`.
@@ -120,10 +114,7 @@ private Q_SLOTS:
     {
         FakeOpenAiServer server;
         QVERIFY(server.listen());
-        server.enqueueToolCall(QStringLiteral("call_1"),
-                               QStringLiteral("run_python"),
-                               QByteArray("{\"code\": \"import time\\nprint('go', flush=True)"
-                                          "\\ntime.sleep(60)\"}"));
+        enqueueLongRun(server);
         MainWindow window(settingsFor(server));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
