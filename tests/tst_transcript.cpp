@@ -122,31 +122,6 @@ private Q_SLOTS:
         QTRY_COMPARE(int(changed.size()), before + 2);
     }
 
-    void markdownIsCutAtBlankLinesOutsideFencesAndIndentedBlocks()
-    {
-        using Chunks = std::vector<TranscriptDelegate::MarkdownChunk>;
-        auto texts = [](const QString &text) {
-            QStringList out;
-            for (const auto &c : TranscriptDelegate::markdownChunks(text))
-                out << text.mid(c.start, c.end - c.start)
-                           + (c.complete ? QStringLiteral("|") : QString());
-            return out;
-        };
-        QCOMPARE(texts(QStringLiteral("one\n\ntwo\n\nthree")),
-                 (QStringList{QStringLiteral("one\n\n|"),
-                              QStringLiteral("two\n\n|"),
-                              QStringLiteral("three")}));
-        // Not inside a fence, not before an indented continuation.
-        QCOMPARE(texts(QStringLiteral("```\na\n\nb\n```\n\n- item\n\n  more\n\nend\n")),
-                 (QStringList{QStringLiteral("```\na\n\nb\n```\n\n|"),
-                              QStringLiteral("- item\n\n  more\n\n|"),
-                              QStringLiteral("end\n")}));
-        QCOMPARE(texts(QString()), QStringList{QString()});
-        const Chunks none = TranscriptDelegate::markdownChunks(QStringLiteral("no break"));
-        QCOMPARE(none.size(), std::size_t(1));
-        QVERIFY(!none[0].complete);
-    }
-
     void aStreamingAnswerRendersOnlyItsLastPieceAgain()
     {
         ChatPane chat;
