@@ -2,6 +2,8 @@
 #include <ui/chat/transcriptdelegate.h>
 #include <ui/chat/transcriptmodel.h>
 
+#include <support/modelcheck.h>
+
 #include <QListView>
 #include <QSignalSpy>
 #include <QtTest>
@@ -82,6 +84,7 @@ private Q_SLOTS:
     void streamedTextIsAnnouncedAtMostOncePerFrame()
     {
         TranscriptModel model;
+        checkModel(&model);
         QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         for (int i = 0; i < 1000; ++i)
@@ -107,6 +110,7 @@ private Q_SLOTS:
     void aChangeAfterAQuietFrameIsAnnouncedWithoutWaitingForTheFrame()
     {
         TranscriptModel model;
+        checkModel(&model);
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         model.appendAssistantText(QStringLiteral("a"));
         QTest::qWait(40); // quiet: the next token is shown at the next turn of the loop
@@ -125,6 +129,7 @@ private Q_SLOTS:
     void aStreamingAnswerRendersOnlyItsLastPieceAgain()
     {
         ChatPane chat;
+        checkModel(chat.transcriptModel());
         chat.resize(600, 400);
         chat.show();
         QVERIFY(QTest::qWaitForWindowExposed(&chat));
@@ -151,6 +156,7 @@ private Q_SLOTS:
     void reasoningStreamsIntoTheAnswerAndStartsCollapsed()
     {
         TranscriptModel model;
+        checkModel(&model);
         model.appendReasoning(QStringLiteral("Think first. "));
         model.appendReasoning(QStringLiteral("Then answer."));
         model.appendAssistantText(QStringLiteral("42"));
@@ -165,6 +171,7 @@ private Q_SLOTS:
     void aToolCallIsACardThatTheResultCompletes()
     {
         TranscriptModel model;
+        checkModel(&model);
         model.addUserMessage(QStringLiteral("go"));
         model.appendAssistantText(QStringLiteral("Running it."));
         model.addToolCall(QStringLiteral("call_1"),
@@ -221,6 +228,7 @@ private Q_SLOTS:
     void onlyTheNewestErrorOffersRetry()
     {
         TranscriptModel model;
+        checkModel(&model);
         model.addError(QStringLiteral("server busy"), true);
         model.addError(QStringLiteral("server busy again"), true);
         model.addError(QStringLiteral("bad key"), false);
@@ -235,6 +243,7 @@ private Q_SLOTS:
     void aNoticeAfterANoticeReplacesIt()
     {
         TranscriptModel model;
+        checkModel(&model);
         model.appendAssistantText(QStringLiteral("partial"));
         model.addNotice(QStringLiteral("retrying (attempt 1)"));
         model.addNotice(QStringLiteral("retrying (attempt 2)"));
@@ -251,6 +260,7 @@ private Q_SLOTS:
     void aStoredConversationShowsAsItWasHad()
     {
         TranscriptModel model;
+        checkModel(&model);
         model.loadHistory(storedConversation());
         // system and junk left out; orphan or broken results ignored
         QCOMPARE(model.rowCount(), 5);
@@ -279,6 +289,7 @@ private Q_SLOTS:
     void cardsAndReasoningOpenAndCloseWhereTheyAreClicked()
     {
         ChatPane chat;
+        checkModel(chat.transcriptModel());
         chat.resize(600, 500);
         chat.show();
         QVERIFY(QTest::qWaitForWindowExposed(&chat));
@@ -326,6 +337,7 @@ private Q_SLOTS:
     void openInEditorAndRetryAreButtonsOnTheirRows()
     {
         ChatPane chat;
+        checkModel(chat.transcriptModel());
         chat.resize(600, 400);
         chat.show();
         QVERIFY(QTest::qWaitForWindowExposed(&chat));
@@ -378,6 +390,7 @@ private Q_SLOTS:
     void linksInAnswersAreFoundAndImagesAreNeverLoaded()
     {
         ChatPane chat;
+        checkModel(chat.transcriptModel());
         chat.resize(600, 300);
         chat.show();
         QVERIFY(QTest::qWaitForWindowExposed(&chat));
@@ -418,6 +431,7 @@ private Q_SLOTS:
                   "Answer **" + std::to_string(i) + "** with `code` and a list:\n- a\n- b"}});
         }
         ChatPane chat;
+        checkModel(chat.transcriptModel());
         chat.resize(600, 400);
         chat.show();
         QVERIFY(QTest::qWaitForWindowExposed(&chat));
