@@ -3,6 +3,8 @@
 #include <ui/files/filespane.h>
 #include <ui/files/workspacemodel.h>
 
+#include <support/modelcheck.h>
+
 #include <QElapsedTimer>
 #include <QImage>
 #include <QLabel>
@@ -106,6 +108,7 @@ private Q_SLOTS:
     void imagesShowAsPictures()
     {
         FilesPane pane;
+        checkModel(pane.model());
         pane.resize(400, 600);
         pane.show();
         pane.setRoot(m_workspace.path());
@@ -126,6 +129,7 @@ private Q_SLOTS:
     void csvShowsAsATableOfTheFirstThousandRows()
     {
         FilesPane pane;
+        checkModel(pane.model());
         pane.show();
         pane.setRoot(m_workspace.path());
         QCOMPARE(previewOf(pane, QStringLiteral("data.csv")), FilePreview::Kind::Table);
@@ -146,6 +150,7 @@ private Q_SLOTS:
     void codeShowsHighlightedAndBigOrBinaryFilesAreRefused()
     {
         FilesPane pane;
+        checkModel(pane.model());
         pane.show();
         pane.setRoot(m_workspace.path());
         QCOMPARE(previewOf(pane, QStringLiteral("script.py")), FilePreview::Kind::Text);
@@ -163,6 +168,7 @@ private Q_SLOTS:
     void aSymlinkOutOfTheWorkspaceShowsAnErrorNotTheFile()
     {
         FilesPane pane;
+        checkModel(pane.model());
         pane.show();
         pane.setRoot(m_workspace.path());
         for (const QString &name :
@@ -182,6 +188,7 @@ private Q_SLOTS:
     void theLastRunsFilesAreMarkedAndTheFirstIsPreviewed()
     {
         FilesPane pane;
+        checkModel(pane.model());
         pane.show();
         pane.setRoot(m_workspace.path());
         QTRY_VERIFY(
@@ -203,6 +210,7 @@ private Q_SLOTS:
     void dragsOutCarryRegularFilesOnlyAndDropsInAreUploads()
     {
         FilesPane pane;
+        checkModel(pane.model());
         pane.show();
         pane.setRoot(m_workspace.path());
         WorkspaceModel *model = pane.model();

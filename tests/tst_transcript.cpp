@@ -2,6 +2,8 @@
 #include <ui/chat/transcriptdelegate.h>
 #include <ui/chat/transcriptmodel.h>
 
+#include <support/modelcheck.h>
+
 #include <QListView>
 #include <QSignalSpy>
 #include <QtTest>
@@ -82,6 +84,7 @@ private Q_SLOTS:
     void streamedTextIsAnnouncedAtMostOncePerFrame()
     {
         TranscriptModel model;
+        checkModel(&model);
         QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         for (int i = 0; i < 1000; ++i)
@@ -107,6 +110,7 @@ private Q_SLOTS:
     void aChangeAfterAQuietFrameIsAnnouncedWithoutWaitingForTheFrame()
     {
         TranscriptModel model;
+        checkModel(&model);
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         model.appendAssistantText(QStringLiteral("a"));
         QTest::qWait(40); // quiet: the next token is shown at the next turn of the loop
@@ -122,34 +126,10 @@ private Q_SLOTS:
         QTRY_COMPARE(int(changed.size()), before + 2);
     }
 
-    void markdownIsCutAtBlankLinesOutsideFencesAndIndentedBlocks()
-    {
-        using Chunks = std::vector<TranscriptDelegate::MarkdownChunk>;
-        auto texts = [](const QString &text) {
-            QStringList out;
-            for (const auto &c : TranscriptDelegate::markdownChunks(text))
-                out << text.mid(c.start, c.end - c.start)
-                           + (c.complete ? QStringLiteral("|") : QString());
-            return out;
-        };
-        QCOMPARE(texts(QStringLiteral("one\n\ntwo\n\nthree")),
-                 (QStringList{QStringLiteral("one\n\n|"),
-                              QStringLiteral("two\n\n|"),
-                              QStringLiteral("three")}));
-        // Not inside a fence, not before an indented continuation.
-        QCOMPARE(texts(QStringLiteral("```\na\n\nb\n```\n\n- item\n\n  more\n\nend\n")),
-                 (QStringList{QStringLiteral("```\na\n\nb\n```\n\n|"),
-                              QStringLiteral("- item\n\n  more\n\n|"),
-                              QStringLiteral("end\n")}));
-        QCOMPARE(texts(QString()), QStringList{QString()});
-        const Chunks none = TranscriptDelegate::markdownChunks(QStringLiteral("no break"));
-        QCOMPARE(none.size(), std::size_t(1));
-        QVERIFY(!none[0].complete);
-    }
-
     void aStreamingAnswerRendersOnlyItsLastPieceAgain()
     {
         ChatPane chat;
+        checkModel(chat.transcriptModel());
         chat.resize(600, 400);
         chat.show();
         QVERIFY(QTest::qWaitForWindowExposed(&chat));
@@ -176,6 +156,7 @@ private Q_SLOTS:
     void reasoningStreamsIntoTheAnswerAndStartsCollapsed()
     {
         TranscriptModel model;
+        checkModel(&model);
         model.appendReasoning(QStringLiteral("Think first. "));
         model.appendReasoning(QStringLiteral("Then answer."));
         model.appendAssistantText(QStringLiteral("42"));
@@ -190,6 +171,7 @@ private Q_SLOTS:
     void aToolCallIsACardThatTheResultCompletes()
     {
         TranscriptModel model;
+        checkModel(&model);
         model.addUserMessage(QStringLiteral("go"));
         model.appendAssistantText(QStringLiteral("Running it."));
         model.addToolCall(QStringLiteral("call_1"),
@@ -246,6 +228,7 @@ private Q_SLOTS:
     void onlyTheNewestErrorOffersRetry()
     {
         TranscriptModel model;
+        checkModel(&model);
         model.addError(QStringLiteral("server busy"), true);
         model.addError(QStringLiteral("server busy again"), true);
         model.addError(QStringLiteral("bad key"), false);
@@ -260,6 +243,7 @@ private Q_SLOTS:
     void aNoticeAfterANoticeReplacesIt()
     {
         TranscriptModel model;
+        checkModel(&model);
         model.appendAssistantText(QStringLiteral("partial"));
         model.addNotice(QStringLiteral("retrying (attempt 1)"));
         model.addNotice(QStringLiteral("retrying (attempt 2)"));
@@ -276,6 +260,7 @@ private Q_SLOTS:
     void aStoredConversationShowsAsItWasHad()
     {
         TranscriptModel model;
+        checkModel(&model);
         model.loadHistory(storedConversation());
         // system and junk left out; orphan or broken results ignored
         QCOMPARE(model.rowCount(), 5);
@@ -304,6 +289,7 @@ private Q_SLOTS:
     void cardsAndReasoningOpenAndCloseWhereTheyAreClicked()
     {
         ChatPane chat;
+        checkModel(chat.transcriptModel());
         chat.resize(600, 500);
         chat.show();
         QVERIFY(QTest::qWaitForWindowExposed(&chat));
@@ -351,6 +337,7 @@ private Q_SLOTS:
     void openInEditorAndRetryAreButtonsOnTheirRows()
     {
         ChatPane chat;
+        checkModel(chat.transcriptModel());
         chat.resize(600, 400);
         chat.show();
         QVERIFY(QTest::qWaitForWindowExposed(&chat));
@@ -403,6 +390,7 @@ private Q_SLOTS:
     void linksInAnswersAreFoundAndImagesAreNeverLoaded()
     {
         ChatPane chat;
+        checkModel(chat.transcriptModel());
         chat.resize(600, 300);
         chat.show();
         QVERIFY(QTest::qWaitForWindowExposed(&chat));
@@ -443,6 +431,7 @@ private Q_SLOTS:
                   "Answer **" + std::to_string(i) + "** with `code` and a list:\n- a\n- b"}});
         }
         ChatPane chat;
+        checkModel(chat.transcriptModel());
         chat.resize(600, 400);
         chat.show();
         QVERIFY(QTest::qWaitForWindowExposed(&chat));

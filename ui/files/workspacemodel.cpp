@@ -48,6 +48,27 @@ QMimeData *WorkspaceModel::mimeData(const QModelIndexList &indexes) const
     return files.isEmpty() ? nullptr : QFileSystemModel::mimeData(files);
 }
 
+bool WorkspaceModel::insideRoot(const QModelIndex &index) const
+{
+    const QString root = QDir::cleanPath(rootPath());
+    if (!index.isValid() || root == QLatin1String("."))
+        return false;
+    const QString path = QDir::cleanPath(filePath(index));
+    return path == root
+           || path.startsWith(root.endsWith(QLatin1Char('/')) ? root : root + QLatin1Char('/'));
+}
+
+bool WorkspaceModel::canFetchMore(const QModelIndex &parent) const
+{
+    return insideRoot(parent) && QFileSystemModel::canFetchMore(parent);
+}
+
+void WorkspaceModel::fetchMore(const QModelIndex &parent)
+{
+    if (insideRoot(parent))
+        QFileSystemModel::fetchMore(parent);
+}
+
 QVariant WorkspaceModel::data(const QModelIndex &index, int role) const
 {
     if ((role == Qt::FontRole || role == Qt::ToolTipRole) && index.column() == 0

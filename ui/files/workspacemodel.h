@@ -20,8 +20,14 @@ public:
     // is not draggable, and never part of what is dropped on the desktop.
     Qt::ItemFlags flags(const QModelIndex &index) const override;
     QMimeData *mimeData(const QModelIndexList &indexes) const override;
+    // Only folders inside the workspace are listed: the tree shows nothing else, and a walk of
+    // the whole model (QAbstractItemModelTester's, say) must not read the person's disk.
+    bool canFetchMore(const QModelIndex &parent) const override;
+    void fetchMore(const QModelIndex &parent) override;
 
 private:
+    bool insideRoot(const QModelIndex &index) const;
+
     QSet<QString> m_changed; // absolute paths
 };
 
