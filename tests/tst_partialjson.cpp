@@ -1,4 +1,4 @@
-#include <app/llm/partialjson.h>
+#include <base/partialjson.h>
 
 #include <QtTest>
 

@@ -1,4 +1,4 @@
-#include <app/llm/sseparser.h>
+#include <base/sseparser.h>
 
 #include <QtTest>
 

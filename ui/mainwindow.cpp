@@ -23,7 +23,7 @@
 #include <app/agent/filetools.h>
 #include <app/controller/conversationcontroller.h>
 #include <app/keystore.h>
-#include <app/llm/jsonfields.h>
+#include <base/jsonfields.h>
 #include <sandbox/pathguard.h>
 #include <sandbox/sandboxsession.h>
 

@@ -7,7 +7,7 @@
 #include "unifieddiff.h"
 
 #include <app/llm/modelclient.h>
-#include <app/llm/partialjson.h>
+#include <base/partialjson.h>
 #include <app/store/storedmessage.h>
 #include <sandbox/sandboxsession.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <sandbox/result.h>
+#include <base/result.h>
 
 #include <QMap>
 #include <QString>

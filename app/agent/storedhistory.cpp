@@ -2,7 +2,7 @@
 
 #include "tools.h"
 
-#include <app/llm/jsonfields.h>
+#include <base/jsonfields.h>
 #include <app/store/storedmessage.h>
 
 #include <nlohmann/json.hpp>

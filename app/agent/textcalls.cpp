@@ -1,6 +1,6 @@
 #include "textcalls.h"
 
-#include <app/llm/jsonfields.h>
+#include <base/jsonfields.h>
 
 #include <QRegularExpression>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include <app/llm/message.h>
-#include <sandbox/result.h>
+#include <base/result.h>
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include <sandbox/executionresult.h>
-#include <sandbox/result.h>
+#include <base/result.h>
 
 #include <nlohmann/json.hpp>
 

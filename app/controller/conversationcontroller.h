@@ -4,7 +4,7 @@
 
 #include <app/appsettings.h>
 #include <sandbox/executionresult.h>
-#include <sandbox/result.h>
+#include <base/result.h>
 
 #include <nlohmann/json.hpp>
 

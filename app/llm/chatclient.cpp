@@ -1,7 +1,7 @@
 #include "chatclient.h"
 
 #include "chatformat.h"
-#include "jsonfields.h"
+#include <base/jsonfields.h>
 
 #include <QDateTime>
 #include <QNetworkAccessManager>

@@ -4,7 +4,7 @@
 #include "modelclient.h"
 #include "modelerror.h"
 #include "retrypolicy.h"
-#include "sseparser.h"
+#include <base/sseparser.h>
 #include "streamaccumulator.h"
 
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 #include "modelcatalog.h"
 
-#include "jsonfields.h"
+#include <base/jsonfields.h>
 #include "modelerror.h"
 
 #include <QNetworkAccessManager>

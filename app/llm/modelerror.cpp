@@ -1,6 +1,6 @@
 #include "modelerror.h"
 
-#include "jsonfields.h"
+#include <base/jsonfields.h>
 
 namespace Sandcastle {
 

@@ -1,6 +1,6 @@
 #include "streamaccumulator.h"
 
-#include "jsonfields.h"
+#include <base/jsonfields.h>
 
 namespace Sandcastle {
 

@@ -3,7 +3,7 @@
 #include "chattypes.h"
 #include "chunkfields.h"
 #include "modelerror.h"
-#include "sseparser.h"
+#include <base/sseparser.h>
 #include "toolcallaccumulator.h"
 
 #include <nlohmann/json_fwd.hpp>

@@ -1,6 +1,6 @@
 #include "toolcallaccumulator.h"
 
-#include "jsonfields.h"
+#include <base/jsonfields.h>
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 #include "conversationexport.h"
 
-#include <app/llm/jsonfields.h>
+#include <base/jsonfields.h>
 #include <sandbox/pathguard.h>
 
 #include <QDateTime>

@@ -1,6 +1,6 @@
 #include "storedmessage.h"
 
-#include <app/llm/jsonfields.h>
+#include <base/jsonfields.h>
 
 namespace Sandcastle {
 

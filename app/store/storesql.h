@@ -1,7 +1,7 @@
 #pragma once
 
 // The statements the store and its message writer share (app/store internals).
-#include <sandbox/result.h>
+#include <base/result.h>
 
 #include <nlohmann/json.hpp>
 

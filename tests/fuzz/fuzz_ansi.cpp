@@ -6,7 +6,7 @@
 // line returns, BEL and BS dropped and controls replaced by their visible marks.
 #include "fuzzing.h"
 
-#include <ui/console/ansiparser.h>
+#include <base/ansiparser.h>
 
 using namespace Sandcastle;
 using namespace Sandcastle::Fuzzing;

@@ -5,7 +5,7 @@
 // (or nothing when the document has no such string).
 #include "fuzzing.h"
 
-#include <app/llm/partialjson.h>
+#include <base/partialjson.h>
 
 #include <nlohmann/json.hpp>
 

@@ -4,7 +4,7 @@
 // DOM must agree byte for byte.
 #include "fuzzing.h"
 
-#include <app/llm/sseparser.h>
+#include <base/sseparser.h>
 #include <app/llm/streamaccumulator.h>
 #include <tests/support/streamdescribe.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ansiparser.h"
+#include <base/ansiparser.h>
 
 #include <sandbox/executionresult.h>
 

@@ -2,7 +2,7 @@
 
 // What every command of the command line shares: output, usage errors, option parsing, the
 // key, the store, and Ctrl-C. Exit codes follow architecture.md §5.
-#include <sandbox/result.h>
+#include <base/result.h>
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 // The composition root: the one file that sees every layer. Headless commands get a
 // QCoreApplication (no display needed); everything else opens the window.
 #include <app/appsettings.h>
-#include <app/cli/cli.h>
+#include <cli/cli.h>
 #include <sandbox/blockingjobs.h>
 #include <sandbox/containerengine.h>
 #include <ui/firstpaint.h>
