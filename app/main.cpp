@@ -45,5 +45,5 @@ int main(int argc, char *argv[])
     });
     Sandcastle::MainWindow window(settings);
     window.show();
-    return app.exec();
+    return QApplication::exec();
 }

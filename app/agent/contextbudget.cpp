@@ -12,7 +12,8 @@ constexpr qint64 kPerMessageTokens = 4;
 qint64 messageTokens(const nlohmann::json &message, double ratio)
 {
     const std::string text = message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    return qint64(double(qint64(text.size()) / 4 + kPerMessageTokens) * ratio);
+    const qint64 tokens = qint64(text.size()) / 4 + kPerMessageTokens; // whole tokens, rounded down
+    return qint64(double(tokens) * ratio);
 }
 
 std::string firstLine(const std::string &text, size_t maxChars)
