@@ -323,8 +323,8 @@ QString writeRuns(BundleWriter &out,
         const QString stem = QStringLiteral("runs/%1-%2")
                                  .arg(number, 3, 10, QLatin1Char('0'))
                                  .arg(shell ? QStringLiteral("shell") : QStringLiteral("python"));
-        const QString codeFile = stem + (shell ? QStringLiteral(".sh") : QStringLiteral(".py"));
-        const QString outputFile
+        QString codeFile = stem + (shell ? QStringLiteral(".sh") : QStringLiteral(".py"));
+        QString outputFile
             = QStringLiteral("runs/%1-output.txt").arg(number, 3, 10, QLatin1Char('0'));
         if (!out.write(codeFile, run.code.toUtf8()))
             return codeFile;
