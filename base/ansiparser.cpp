@@ -150,80 +150,91 @@ QList<AnsiParser::Segment> AnsiParser::feed(const QString &chunk)
         }
         const QChar c = input.at(i);
         if (c == QLatin1Char('\x1b')) {
-            if (i + 1 >= input.size()) {
-                m_pending = input.mid(i);
-                break;
-            }
-            const QChar kind = input.at(i + 1);
-            if (kind == QLatin1Char('[')) {
-                // CSI: parameters, then a final byte in @..~, within kMaxCsiLength characters
-                // whether or not the sequence was split across chunks
-                qsizetype j = i + 2;
-                while (j < input.size() && j - i <= kMaxCsiLength
-                       && !(input.at(j).unicode() >= 0x40 && input.at(j).unicode() <= 0x7e))
-                    ++j;
-                if (j - i > kMaxCsiLength) { // not a sequence after all: drop the escape
-                    i += 1;
-                    continue;
-                }
-                if (j >= input.size()) {
-                    m_pending = input.mid(i);
-                    break;
-                }
-                emitText(out, text);
-                text.clear();
-                if (input.at(j) == QLatin1Char('m'))
-                    applySgr(input.mid(i + 2, j - i - 2));
-                i = j + 1;
-                continue;
-            }
-            if (kind == QLatin1Char(']')) {
-                // OSC (window titles, links): up to BEL or ESC backslash, dropped
-                qsizetype j = i + 2;
-                while (j < input.size() && input.at(j) != QLatin1Char('\x07')
-                       && !(input.at(j) == QLatin1Char('\x1b') && j + 1 < input.size()
-                            && input.at(j + 1) == QLatin1Char('\\')))
-                    ++j;
-                if (j >= input.size()) {
-                    // An OSC that never ends is dropped whole, not kept and rescanned forever.
-                    if (input.size() - i <= kMaxOscLength)
-                        m_pending = input.mid(i);
-                    break;
-                }
-                i = j + (input.at(j) == QLatin1Char('\x07') ? 1 : 2);
-                continue;
-            }
-            // A two-character escape: dropped. Only an ASCII character completes one; before
-            // anything else (half of a surrogate pair, say) only the escape goes.
-            i += kind.unicode() < 0x80 ? 2 : 1;
-            continue;
-        }
-        if (c == QLatin1Char('\r')) {
-            if (i + 1 >= input.size()) {
-                emitText(out, text);
-                text.clear();
-                m_pending = QStringLiteral("\r"); // "\r\n" may be split across chunks
-                break;
-            }
-            if (input.at(i + 1) == QLatin1Char('\n')) {
-                ++i; // CRLF is a newline
-                continue;
-            }
-            emitText(out, text);
-            text.clear();
-            m_pendingReturn = true;
+            i = escape(input, i, out, text);
+        } else if (c == QLatin1Char('\r')) {
+            i = carriageReturn(input, i, out, text);
+        } else {
+            if (c != QLatin1Char('\b') && c != QLatin1Char('\a'))
+                appendInert(text, c);
             ++i;
-            continue;
         }
-        if (c == QLatin1Char('\b') || c == QLatin1Char('\a')) {
-            ++i;
-            continue;
-        }
-        appendInert(text, c);
-        ++i;
+        if (i < 0) // the rest waits for the next chunk
+            break;
     }
     emitText(out, text);
     return out;
+}
+
+qsizetype AnsiParser::escape(const QString &input, qsizetype i, QList<Segment> &out, QString &text)
+{
+    if (i + 1 >= input.size()) {
+        m_pending = input.mid(i);
+        return -1;
+    }
+    const QChar kind = input.at(i + 1);
+    if (kind == QLatin1Char('['))
+        return controlSequence(input, i, out, text);
+    if (kind == QLatin1Char(']'))
+        return operatingSystemCommand(input, i);
+    // A two-character escape: dropped. Only an ASCII character completes one; before anything
+    // else (half of a surrogate pair, say) only the escape goes.
+    return i + (kind.unicode() < 0x80 ? 2 : 1);
+}
+
+// CSI: parameters, then a final byte in @..~, within kMaxCsiLength characters whether or not
+// the sequence was split across chunks.
+qsizetype
+AnsiParser::controlSequence(const QString &input, qsizetype i, QList<Segment> &out, QString &text)
+{
+    qsizetype j = i + 2;
+    while (j < input.size() && j - i <= kMaxCsiLength
+           && !(input.at(j).unicode() >= 0x40 && input.at(j).unicode() <= 0x7e))
+        ++j;
+    if (j - i > kMaxCsiLength) // not a sequence after all: drop the escape
+        return i + 1;
+    if (j >= input.size()) {
+        m_pending = input.mid(i);
+        return -1;
+    }
+    emitText(out, text);
+    text.clear();
+    if (input.at(j) == QLatin1Char('m'))
+        applySgr(input.mid(i + 2, j - i - 2));
+    return j + 1;
+}
+
+// OSC (window titles, links): up to BEL or ESC backslash, dropped.
+qsizetype AnsiParser::operatingSystemCommand(const QString &input, qsizetype i)
+{
+    qsizetype j = i + 2;
+    while (j < input.size() && input.at(j) != QLatin1Char('\x07')
+           && !(input.at(j) == QLatin1Char('\x1b') && j + 1 < input.size()
+                && input.at(j + 1) == QLatin1Char('\\')))
+        ++j;
+    if (j >= input.size()) {
+        // An OSC that never ends is dropped whole, not kept and rescanned forever.
+        if (input.size() - i <= kMaxOscLength)
+            m_pending = input.mid(i);
+        return -1;
+    }
+    return j + (input.at(j) == QLatin1Char('\x07') ? 1 : 2);
+}
+
+qsizetype
+AnsiParser::carriageReturn(const QString &input, qsizetype i, QList<Segment> &out, QString &text)
+{
+    if (i + 1 >= input.size()) {
+        emitText(out, text);
+        text.clear();
+        m_pending = QStringLiteral("\r"); // "\r\n" may be split across chunks
+        return -1;
+    }
+    if (input.at(i + 1) == QLatin1Char('\n'))
+        return i + 1; // CRLF is a newline
+    emitText(out, text);
+    text.clear();
+    m_pendingReturn = true;
+    return i + 1;
 }
 
 } // namespace Sandcastle

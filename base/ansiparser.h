@@ -45,6 +45,13 @@ public:
 private:
     void applySgr(const QString &params);
     void emitText(QList<Segment> &out, const QString &text);
+    // At an escape or a carriage return: what follows is acted on; returns where the text goes
+    // on, or -1 when the rest of the input waits for the next chunk (kept in m_pending).
+    qsizetype escape(const QString &input, qsizetype i, QList<Segment> &out, QString &text);
+    qsizetype
+    controlSequence(const QString &input, qsizetype i, QList<Segment> &out, QString &text);
+    qsizetype operatingSystemCommand(const QString &input, qsizetype i);
+    qsizetype carriageReturn(const QString &input, qsizetype i, QList<Segment> &out, QString &text);
     static void appendInert(QString &text, QChar c);
     // Shown as it is: printable, a line break or a tab (appendInert's identity cases).
     static bool isPlain(char16_t u)

@@ -45,5 +45,5 @@ int main(int argc, char *argv[])
         &app, [engine] { Sandcastle::blockingJobs()->start([engine] { engine.reapOrphans(); }); });
     Sandcastle::MainWindow window(settings);
     window.show();
-    return app.exec();
+    return QApplication::exec();
 }

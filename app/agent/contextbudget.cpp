@@ -19,7 +19,8 @@ qint64 messageTokens(const Message &message, double ratio)
     sent.reasoning.clear();
     const std::string text
         = toStoreJson(sent).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    return qint64(double(qint64(text.size()) / 4 + kPerMessageTokens) * ratio);
+    const qint64 tokens = qint64(text.size()) / 4 + kPerMessageTokens; // whole tokens, rounded down
+    return qint64(double(tokens) * ratio);
 }
 
 std::string firstLine(const std::string &text, size_t maxChars)

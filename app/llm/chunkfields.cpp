@@ -90,61 +90,71 @@ public:
                     out->append(utf8, std::size_t(p - utf8));
                 continue;
             }
-            // a backslash escape
-            if (++p >= end)
-                return fail();
-            const char e = *p++;
-            char simple = 0;
-            switch (e) {
-            case '"':
-                simple = '"';
-                break;
-            case '\\':
-                simple = '\\';
-                break;
-            case '/':
-                simple = '/';
-                break;
-            case 'b':
-                simple = '\b';
-                break;
-            case 'f':
-                simple = '\f';
-                break;
-            case 'n':
-                simple = '\n';
-                break;
-            case 'r':
-                simple = '\r';
-                break;
-            case 't':
-                simple = '\t';
-                break;
-            case 'u': {
-                unsigned code = 0;
-                if (!readHex4(&code))
-                    return fail();
-                if (code >= 0xD800 && code <= 0xDBFF) {
-                    unsigned low = 0;
-                    if (end - p < 6 || p[0] != '\\' || p[1] != 'u')
-                        return fail();
-                    p += 2;
-                    if (!readHex4(&low) || low < 0xDC00 || low > 0xDFFF)
-                        return fail();
-                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
-                } else if (code >= 0xDC00 && code <= 0xDFFF) {
-                    return fail();
-                }
-                if (out)
-                    appendUtf8(out, code);
-                continue;
-            }
-            default:
-                return fail();
-            }
-            if (out)
-                out->push_back(simple);
+            ++p; // a backslash escape
+            if (!readEscape(out))
+                return false;
         }
+    }
+
+    // What follows a backslash in a string.
+    bool readEscape(std::string *out)
+    {
+        if (p >= end)
+            return fail();
+        const char e = *p++;
+        if (e == 'u')
+            return readUnicodeEscape(out);
+        const char simple = simpleEscape(e);
+        if (!simple)
+            return fail();
+        if (out)
+            out->push_back(simple);
+        return true;
+    }
+
+    // The character a one-letter escape stands for; 0 for none.
+    static char simpleEscape(char e)
+    {
+        switch (e) {
+        case '"':
+        case '\\':
+        case '/':
+            return e;
+        case 'b':
+            return '\b';
+        case 'f':
+            return '\f';
+        case 'n':
+            return '\n';
+        case 'r':
+            return '\r';
+        case 't':
+            return '\t';
+        default:
+            return 0;
+        }
+    }
+
+    // A backslash-u escape (four hex digits); a surrogate pair is two of them.
+    bool readUnicodeEscape(std::string *out)
+    {
+        unsigned code = 0;
+        if (!readHex4(&code))
+            return fail();
+        if (code >= 0xD800 && code <= 0xDBFF) {
+            unsigned low = 0;
+            if (end - p < 6 || p[0] != '\\' || p[1] != 'u')
+                return fail();
+            p += 2;
+            if (!readHex4(&low) || low < 0xDC00 || low > 0xDFFF)
+                return fail();
+            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+        } else if (code >= 0xDC00 && code <= 0xDFFF) {
+            return fail();
+        }
+        if (out)
+            appendUtf8(out, code);
+        return true;
     }
 
     bool readQString(QString *out)

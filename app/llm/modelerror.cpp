@@ -18,12 +18,12 @@ QString errorMessageFromBody(const QByteArray &body)
         const nlohmann::json &error = doc["error"];
         if (error.is_string())
             return QString::fromStdString(error.get<std::string>());
-        const QString message = jsonString(error, "message");
+        QString message = jsonString(error, "message");
         if (!message.isEmpty())
             return message;
     }
     if (doc.is_object()) {
-        const QString message = jsonString(doc, "message");
+        QString message = jsonString(doc, "message");
         if (!message.isEmpty())
             return message;
     }

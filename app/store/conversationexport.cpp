@@ -231,122 +231,116 @@ writeMarkdown(const ConversationStore &store, const QString &conversationId, con
     return writeFile(path, text.value().toUtf8());
 }
 
-Result<QStringList>
-bundle(const ConversationStore &store, const QString &conversationId, const QString &targetDir)
+namespace {
+
+// Writes the files of an export folder, remembering each one written.
+class BundleWriter
 {
-    const Result<ConversationInfo> info = store.conversation(conversationId);
-    if (!info)
-        return Result<QStringList>::failure(info.error());
-    const Result<nlohmann::json> messages = store.messages(conversationId);
-    if (!messages)
-        return Result<QStringList>::failure(messages.error());
-    const Result<QList<StoredRun>> runs = store.runs(conversationId);
-    if (!runs)
-        return Result<QStringList>::failure(runs.error());
+public:
+    explicit BundleWriter(const QString &targetDir)
+        : m_dir(targetDir)
+    {}
 
-    QDir dir(targetDir);
-    if (dir.exists() && !dir.isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden))
-        return Result<QStringList>::failure(
-            QStringLiteral("%1 is not empty; choose a new folder for the export").arg(targetDir));
-    if (!QDir().mkpath(targetDir + QStringLiteral("/runs")))
-        return Result<QStringList>::failure(QStringLiteral("could not create %1").arg(targetDir));
-
-    QStringList written;
-    auto write = [&](const QString &relative, const QByteArray &bytes) -> bool {
-        const Result<bool> ok = writeFile(targetDir + QLatin1Char('/') + relative, bytes);
+    bool write(const QString &relative, const QByteArray &bytes)
+    {
+        const Result<bool> ok = writeFile(m_dir + QLatin1Char('/') + relative, bytes);
         if (ok)
-            written << relative;
+            m_written << relative;
         return ok.isOk();
-    };
-    auto failure = [&](const QString &relative) {
+    }
+    Result<QStringList> failure(const QString &relative) const
+    {
         return Result<QStringList>::failure(
-            QStringLiteral("could not write %1 in %2").arg(relative, targetDir));
-    };
+            QStringLiteral("could not write %1 in %2").arg(relative, m_dir));
+    }
+    QStringList &written() { return m_written; }
 
-    if (!write(QStringLiteral("transcript.md"),
-               markdown(info.value(), messages.value(), runs.value()).toUtf8()))
-        return failure(QStringLiteral("transcript.md"));
+private:
+    QString m_dir;
+    QStringList m_written;
+};
 
-    nlohmann::ordered_json transcript = {{"id", info.value().id.toStdString()},
-                                         {"title", info.value().title.toStdString()},
-                                         {"created_ms", info.value().createdMs},
-                                         {"messages", messages.value()},
-                                         {"runs", nlohmann::ordered_json::array()}};
-    QString replay = QStringLiteral(
-        "# The code of this conversation that ran without an error, in order, as one program.\n"
-        "# The agent's Python kernel kept variables from one run to the next, so the runs\n"
-        "# share one process here too. Re-run it from the export folder with:\n"
-        "#   sandcastle exec --workspace workspace replay.py\n"
-        "import subprocess as _sandcastle_subprocess\n\n");
-    int replayed = 0;
+// The first line of a run's output file: who ran it and how it ended.
+QString runHeader(int number, const StoredRun &run)
+{
+    return QStringLiteral("# run %1 by the %2: %3, exit code %4, %5 ms%6\n")
+        .arg(number)
+        .arg(run.origin == QLatin1String("person") ? QStringLiteral("person")
+                                                   : QStringLiteral("agent"))
+        .arg(run.status)
+        .arg(run.exitCode)
+        .arg(run.durationMs)
+        .arg(run.files.isEmpty()
+                 ? QString()
+                 : QStringLiteral(", files: ") + run.files.join(QStringLiteral(", ")));
+}
+
+// The run's entry in transcript.json, keys in this order.
+nlohmann::ordered_json
+runEntry(int number, const StoredRun &run, const QString &codeFile, const QString &outputFile)
+{
+    nlohmann::json files = nlohmann::json::array();
+    for (const QString &f : run.files)
+        files.push_back(f.toStdString());
+    return {{"number", number},
+            {"code_file", codeFile.toStdString()},
+            {"output_file", outputFile.toStdString()},
+            {"language", run.language.toStdString()},
+            {"origin", run.origin.toStdString()},
+            {"tool_call_id", run.toolCallId.toStdString()},
+            {"status", run.status.toStdString()},
+            {"exit_code", run.exitCode},
+            {"duration_ms", run.durationMs},
+            {"files", files}};
+}
+
+// A run's part of replay.py: Python as it was, shell through subprocess.
+QString replayPart(int number, const StoredRun &run, const QString &codeFile)
+{
+    QString part = QStringLiteral("# --- run %1 (%2) ---\n").arg(number).arg(codeFile);
+    if (run.language == QLatin1String("shell"))
+        return part
+               + QStringLiteral("_sandcastle_subprocess.run(%1, shell=True, check=True, "
+                                "executable=\"/bin/bash\")\n\n")
+                     .arg(pythonStringLiteral(run.code));
+    return part + run.code
+           + (run.code.endsWith(QLatin1Char('\n')) ? QStringLiteral("\n") : QStringLiteral("\n\n"));
+}
+
+// Each run as runs/NNN-<language>.<ext> and runs/NNN-output.txt, listed in the transcript's
+// "runs"; those that succeeded go into replay.py (`replayed` counts them). Returns the file
+// that could not be written, or nothing.
+QString writeRuns(BundleWriter &out,
+                  const QList<StoredRun> &runs,
+                  nlohmann::ordered_json &transcript,
+                  QString &replay,
+                  int &replayed)
+{
     int number = 0;
-    for (const StoredRun &run : runs.value()) {
+    for (const StoredRun &run : runs) {
         ++number;
         const bool shell = run.language == QLatin1String("shell");
         const QString stem = QStringLiteral("runs/%1-%2")
                                  .arg(number, 3, 10, QLatin1Char('0'))
                                  .arg(shell ? QStringLiteral("shell") : QStringLiteral("python"));
-        const QString codeFile = stem + (shell ? QStringLiteral(".sh") : QStringLiteral(".py"));
-        const QString outputFile
+        QString codeFile = stem + (shell ? QStringLiteral(".sh") : QStringLiteral(".py"));
+        QString outputFile
             = QStringLiteral("runs/%1-output.txt").arg(number, 3, 10, QLatin1Char('0'));
-        if (!write(codeFile, run.code.toUtf8()))
-            return failure(codeFile);
-        const QString header
-            = QStringLiteral("# run %1 by the %2: %3, exit code %4, %5 ms%6\n")
-                  .arg(number)
-                  .arg(run.origin == QLatin1String("person") ? QStringLiteral("person")
-                                                             : QStringLiteral("agent"))
-                  .arg(run.status)
-                  .arg(run.exitCode)
-                  .arg(run.durationMs)
-                  .arg(run.files.isEmpty()
-                           ? QString()
-                           : QStringLiteral(", files: ") + run.files.join(QStringLiteral(", ")));
-        if (!write(outputFile, (header + run.outputTail).toUtf8()))
-            return failure(outputFile);
-        nlohmann::json files = nlohmann::json::array();
-        for (const QString &f : run.files)
-            files.push_back(f.toStdString());
-        transcript["runs"].push_back({{"number", number},
-                                      {"code_file", codeFile.toStdString()},
-                                      {"output_file", outputFile.toStdString()},
-                                      {"language", run.language.toStdString()},
-                                      {"origin", run.origin.toStdString()},
-                                      {"tool_call_id", run.toolCallId.toStdString()},
-                                      {"status", run.status.toStdString()},
-                                      {"exit_code", run.exitCode},
-                                      {"duration_ms", run.durationMs},
-                                      {"files", files}});
+        if (!out.write(codeFile, run.code.toUtf8()))
+            return codeFile;
+        if (!out.write(outputFile, (runHeader(number, run) + run.outputTail).toUtf8()))
+            return outputFile;
+        transcript["runs"].push_back(runEntry(number, run, codeFile, outputFile));
         if (run.status != QLatin1String("ok"))
             continue;
         ++replayed;
-        replay += QStringLiteral("# --- run %1 (%2) ---\n").arg(number).arg(codeFile);
-        if (shell) {
-            replay += QStringLiteral("_sandcastle_subprocess.run(%1, shell=True, check=True, "
-                                     "executable=\"/bin/bash\")\n\n")
-                          .arg(pythonStringLiteral(run.code));
-        } else {
-            replay += run.code
-                      + (run.code.endsWith(QLatin1Char('\n')) ? QStringLiteral("\n")
-                                                              : QStringLiteral("\n\n"));
-        }
+        replay += replayPart(number, run, codeFile);
     }
-    if (!write(QStringLiteral("transcript.json"),
-               QByteArray::fromStdString(
-                   transcript.dump(2, ' ', false, nlohmann::json::error_handler_t::replace))
-                   + '\n'))
-        return failure(QStringLiteral("transcript.json"));
-    if (!write(QStringLiteral("replay.py"), replay.toUtf8()))
-        return failure(QStringLiteral("replay.py"));
+    return {};
+}
 
-    QStringList skipped;
-    const Result<QStringList> copied
-        = copyWorkspace(info.value().workspace, targetDir + QStringLiteral("/workspace"), &skipped);
-    if (!copied)
-        return Result<QStringList>::failure(copied.error());
-    QDir().mkpath(targetDir + QStringLiteral("/workspace"));
-    written << copied.value();
-
+QString bundleReadme(const ConversationInfo &info, int replayed, const QStringList &skipped)
+{
     QString readme
         = QStringLiteral("# %1\n\n"
                          "An export of the Sandcastle conversation `%2`: everything needed to "
@@ -369,14 +363,75 @@ bundle(const ConversationStore &store, const QString &conversationId, const QStr
                          "```sh\n"
                          "sandcastle exec --workspace workspace runs/001-python.py\n"
                          "```\n")
-              .arg(info.value().title, info.value().id)
+              .arg(info.title, info.id)
               .arg(replayed);
     if (!skipped.isEmpty())
         readme += QStringLiteral("\n## Left out of `workspace/`\n\n- ")
                   + skipped.join(QStringLiteral("\n- ")) + QLatin1Char('\n');
-    if (!write(QStringLiteral("README.md"), readme.toUtf8()))
-        return failure(QStringLiteral("README.md"));
-    return Result<QStringList>::ok(written);
+    return readme;
+}
+
+} // namespace
+
+Result<QStringList>
+bundle(const ConversationStore &store, const QString &conversationId, const QString &targetDir)
+{
+    const Result<ConversationInfo> info = store.conversation(conversationId);
+    if (!info)
+        return Result<QStringList>::failure(info.error());
+    const Result<nlohmann::json> messages = store.messages(conversationId);
+    if (!messages)
+        return Result<QStringList>::failure(messages.error());
+    const Result<QList<StoredRun>> runs = store.runs(conversationId);
+    if (!runs)
+        return Result<QStringList>::failure(runs.error());
+
+    QDir dir(targetDir);
+    if (dir.exists() && !dir.isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden))
+        return Result<QStringList>::failure(
+            QStringLiteral("%1 is not empty; choose a new folder for the export").arg(targetDir));
+    if (!QDir().mkpath(targetDir + QStringLiteral("/runs")))
+        return Result<QStringList>::failure(QStringLiteral("could not create %1").arg(targetDir));
+
+    BundleWriter out(targetDir);
+    if (!out.write(QStringLiteral("transcript.md"),
+                   markdown(info.value(), messages.value(), runs.value()).toUtf8()))
+        return out.failure(QStringLiteral("transcript.md"));
+
+    nlohmann::ordered_json transcript = {{"id", info.value().id.toStdString()},
+                                         {"title", info.value().title.toStdString()},
+                                         {"created_ms", info.value().createdMs},
+                                         {"messages", messages.value()},
+                                         {"runs", nlohmann::ordered_json::array()}};
+    QString replay = QStringLiteral(
+        "# The code of this conversation that ran without an error, in order, as one program.\n"
+        "# The agent's Python kernel kept variables from one run to the next, so the runs\n"
+        "# share one process here too. Re-run it from the export folder with:\n"
+        "#   sandcastle exec --workspace workspace replay.py\n"
+        "import subprocess as _sandcastle_subprocess\n\n");
+    int replayed = 0;
+    const QString unwritten = writeRuns(out, runs.value(), transcript, replay, replayed);
+    if (!unwritten.isEmpty())
+        return out.failure(unwritten);
+    if (!out.write(QStringLiteral("transcript.json"),
+                   QByteArray::fromStdString(
+                       transcript.dump(2, ' ', false, nlohmann::json::error_handler_t::replace))
+                       + '\n'))
+        return out.failure(QStringLiteral("transcript.json"));
+    if (!out.write(QStringLiteral("replay.py"), replay.toUtf8()))
+        return out.failure(QStringLiteral("replay.py"));
+
+    QStringList skipped;
+    const Result<QStringList> copied
+        = copyWorkspace(info.value().workspace, targetDir + QStringLiteral("/workspace"), &skipped);
+    if (!copied)
+        return Result<QStringList>::failure(copied.error());
+    QDir().mkpath(targetDir + QStringLiteral("/workspace"));
+    out.written() << copied.value();
+    if (!out.write(QStringLiteral("README.md"),
+                   bundleReadme(info.value(), replayed, skipped).toUtf8()))
+        return out.failure(QStringLiteral("README.md"));
+    return Result<QStringList>::ok(out.written());
 }
 
 } // namespace Sandcastle::ConversationExport

@@ -30,6 +30,12 @@ ChatPane::ChatPane(QWidget *parent)
     , m_prompt(new PromptEdit(this))
     , m_sendButton(new QPushButton(tr("Send"), this))
 {
+    setUpTranscript();
+    setUpInput();
+}
+
+void ChatPane::setUpTranscript()
+{
     m_view->setObjectName(QStringLiteral("transcript"));
     m_delegate = new TranscriptDelegate(m_view);
     m_view->setModel(m_model);
@@ -71,6 +77,11 @@ ChatPane::ChatPane(QWidget *parent)
     connect(toggle, &QShortcut::activated, this, [this] {
         m_model->toggleExpanded(m_view->currentIndex().row());
     });
+}
+
+// The prompt with its Send button, which stops the agent while it works.
+void ChatPane::setUpInput()
+{
     m_prompt->setObjectName(QStringLiteral("prompt"));
     m_prompt->setMaximumHeight(m_prompt->fontMetrics().lineSpacing() * 5);
     m_sendButton->setObjectName(QStringLiteral("sendButton"));

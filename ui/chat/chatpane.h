@@ -67,6 +67,8 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    void setUpTranscript();
+    void setUpInput();
     void copyCurrent();
     void showContextMenu(const QPoint &pos);
     void openInEditor(const QModelIndex &index);

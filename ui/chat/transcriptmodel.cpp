@@ -282,10 +282,10 @@ QString TranscriptModel::toolDetail(const QString &name, const QString &argument
     if (!args.is_object())
         return arguments;
     if (runsCode(name)) {
-        const QString code = jsonString(args, "code");
+        QString code = jsonString(args, "code");
         if (!code.isEmpty())
             return code;
-        const QString command = jsonString(args, "command");
+        QString command = jsonString(args, "command");
         if (!command.isEmpty())
             return command;
     }

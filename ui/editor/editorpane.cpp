@@ -28,6 +28,15 @@ EditorPane::EditorPane(QWidget *parent)
     , m_diffButton(new QToolButton(this))
     , m_tellAgent(new QCheckBox(tr("Tell the agent"), this))
 {
+    QToolButton *run = setUpBar();
+    setUpRunning(run);
+    setUpTabs();
+    reset();
+}
+
+// The attempts' arrows, Diff, Tell the agent and Run above the editor; returns Run.
+QToolButton *EditorPane::setUpBar()
+{
     m_diff->setObjectName(QStringLiteral("diffView"));
     m_diff->setLanguage(QStringLiteral("diff"));
     m_diff->setReadOnly(true);
@@ -73,7 +82,11 @@ EditorPane::EditorPane(QWidget *parent)
     layout->addWidget(m_tabs);
     layout->addLayout(bar);
     layout->addWidget(m_stack, 1);
+    return run;
+}
 
+void EditorPane::setUpRunning(QToolButton *run)
+{
     connect(m_previous, &QToolButton::clicked, this, [this] { showAttempt(tab().current - 1); });
     connect(m_next, &QToolButton::clicked, this, [this] { showAttempt(tab().current + 1); });
     connect(m_diffButton, &QToolButton::toggled, this, &EditorPane::setDiffShown);
@@ -100,7 +113,10 @@ EditorPane::EditorPane(QWidget *parent)
         }
         Q_EMIT runRequested(code, tab().language);
     });
+}
 
+void EditorPane::setUpTabs()
+{
     m_tabs->setObjectName(QStringLiteral("editorTabs"));
     m_tabs->setDocumentMode(true);
     m_tabs->setTabsClosable(true);
@@ -116,7 +132,6 @@ EditorPane::EditorPane(QWidget *parent)
         if (m_active >= 0 && tab().kind == Tab::Kind::File)
             updateTitle(m_active);
     });
-    reset();
 }
 
 int EditorPane::addTab(Tab tab)

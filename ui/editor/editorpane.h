@@ -72,6 +72,10 @@ Q_SIGNALS:
     void saveRequested(const QString &relativePath, const QString &text);
 
 private:
+    QToolButton *setUpBar();
+    void setUpRunning(QToolButton *run);
+    void setUpTabs();
+
     struct Tab
     {
         enum class Kind { Snippet, Code, File } kind = Kind::Snippet;

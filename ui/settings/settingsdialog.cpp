@@ -50,6 +50,17 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     , m_catalog(new ModelCatalog(this))
     , m_keys(new KeyStore(this))
 {
+    QPushButton *refresh = setUpModelFields(settings);
+    setUpRunFields(settings);
+    setUpLookFields(settings);
+    probeRuntimes(settings);
+    QDialogButtonBox *buttons = layOut(refresh);
+    connectFields(buttons, refresh);
+}
+
+// Provider, server, model, key and tool mode; returns the button that lists the models.
+QPushButton *SettingsDialog::setUpModelFields(const AppSettings &settings)
+{
     setWindowTitle(tr("Settings"));
     setObjectName(QStringLiteral("settingsDialog"));
     for (const ProviderPreset &preset : providerPresets())
@@ -63,9 +74,6 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     auto *refresh = new QPushButton(tr("Refresh"), this);
     refresh->setObjectName(QStringLiteral("refreshModels"));
     refresh->setToolTip(tr("Ask the server which models it has"));
-    auto *modelRow = new QHBoxLayout;
-    modelRow->addWidget(m_model, 1);
-    modelRow->addWidget(refresh);
     m_key->setEchoMode(QLineEdit::Password);
     m_key->setPlaceholderText(settings.apiKeyFromEnvironment ? tr("set by the environment")
                                                              : tr("stored in the system keychain"));
@@ -78,6 +86,12 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
                         AppSettings::toolModeName(AgentOptions::ToolMode::CodeBlocks));
     m_toolMode->setCurrentIndex(
         qMax(0, m_toolMode->findData(AppSettings::toolModeName(settings.toolMode))));
+    return refresh;
+}
+
+// The agent's and the sandbox's limits.
+void SettingsDialog::setUpRunFields(const AppSettings &settings)
+{
     m_maxTurns->setRange(1, 100);
     m_maxTurns->setValue(settings.maxTurns);
     m_timeout->setRange(1, 3600);
@@ -121,6 +135,10 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_costBudget->setSpecialValueText(tr("no limit"));
     m_costBudget->setToolTip(tr("Prices come from models.json in the data folder"));
     m_costBudget->setValue(settings.costBudgetUsd);
+}
+
+void SettingsDialog::setUpLookFields(const AppSettings &settings)
+{
     m_language->setObjectName(QStringLiteral("language"));
     m_language->addItem(tr("As the system"), QString());
     m_language->addItem(QStringLiteral("English"), QStringLiteral("en"));
@@ -133,6 +151,10 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_theme->addItem(tr("Light"), QStringLiteral("light"));
     m_theme->addItem(tr("Dark"), QStringLiteral("dark"));
     m_theme->setCurrentIndex(qMax(0, m_theme->findData(settings.theme)));
+}
+
+void SettingsDialog::probeRuntimes(const AppSettings &settings)
+{
     // gVisor is offered only when the daemon has the runtime; asking must not hold the dialog
     // up, so the box stays off until the answer comes.
     m_gvisor->setEnabled(m_gvisor->isChecked());
@@ -149,9 +171,15 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
                      .engineArguments({QStringLiteral("info"),
                                        QStringLiteral("--format"),
                                        QStringLiteral("{{json .Runtimes}}")}));
+}
+
+QDialogButtonBox *SettingsDialog::layOut(QPushButton *refresh)
+{
     m_status->setWordWrap(true);
     m_status->setObjectName(QStringLiteral("settingsStatus"));
-
+    auto *modelRow = new QHBoxLayout;
+    modelRow->addWidget(m_model, 1);
+    modelRow->addWidget(refresh);
     auto *form = new QFormLayout;
     form->addRow(tr("Provider"), m_provider);
     form->addRow(tr("Base URL"), m_baseUrl);
@@ -177,7 +205,11 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     layout->addLayout(form);
     layout->addWidget(m_status);
     layout->addWidget(buttons);
+    return buttons;
+}
 
+void SettingsDialog::connectFields(QDialogButtonBox *buttons, QPushButton *refresh)
+{
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
     connect(refresh, &QPushButton::clicked, this, &SettingsDialog::refreshModels);

@@ -8,8 +8,10 @@
 
 class QCheckBox;
 class QComboBox;
+class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QSpinBox;
 class QDoubleSpinBox;
 
@@ -46,6 +48,12 @@ public Q_SLOTS:
     void accept() override;
 
 private:
+    QPushButton *setUpModelFields(const AppSettings &settings);
+    void setUpRunFields(const AppSettings &settings);
+    void setUpLookFields(const AppSettings &settings);
+    void probeRuntimes(const AppSettings &settings);
+    QDialogButtonBox *layOut(QPushButton *refresh);
+    void connectFields(QDialogButtonBox *buttons, QPushButton *refresh);
     void onProviderChanged();
 
     AppSettings m_settings;
