@@ -112,8 +112,7 @@ std::optional<int> openConversation(ConversationController &controller, const Ch
                      &ConversationController::storeProblem,
                      &context,
                      [&problem](const QString &message) { problem = message; });
-    const auto refused
-        = controller.ensureSaved(ConversationInfo::titleFromPrompt(request.prompt));
+    const auto refused = controller.ensureSaved(ConversationInfo::titleFromPrompt(request.prompt));
     if (refused != ConversationController::Refusal::None)
         return failure(problem.isEmpty() ? QStringLiteral("the conversation could not be saved")
                                          : problem);

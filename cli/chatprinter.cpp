@@ -59,10 +59,9 @@ private:
         connect(agent, &Agent::reasoningDelta, this, [](const QString &text) {
             emitJson({{"type", "reasoning_delta"}, {"text", utf8(text)}});
         });
-        connect(
-            agent, &Agent::messageAdded, this, [](const QString &role, const QString &content) {
-                emitJson({{"type", "message"}, {"role", utf8(role)}, {"content", utf8(content)}});
-            });
+        connect(agent, &Agent::messageAdded, this, [](const QString &role, const QString &content) {
+            emitJson({{"type", "message"}, {"role", utf8(role)}, {"content", utf8(content)}});
+        });
         connect(agent,
                 &Agent::usage,
                 this,
@@ -113,17 +112,15 @@ private:
                               {"duration_ms", 0},
                               {"files", fileList(files)}});
                 });
-        connect(agent,
-                &Agent::toolResult,
-                this,
-                [](const QString &id, const ExecutionResult &result) {
-                    emitJson({{"type", "tool_result"},
-                              {"id", utf8(id)},
-                              {"status", utf8(ExecutionResult::statusName(result.status))},
-                              {"exit_code", result.exitCode},
-                              {"duration_ms", result.durationMs},
-                              {"files", fileList(result.files)}});
-                });
+        connect(
+            agent, &Agent::toolResult, this, [](const QString &id, const ExecutionResult &result) {
+                emitJson({{"type", "tool_result"},
+                          {"id", utf8(id)},
+                          {"status", utf8(ExecutionResult::statusName(result.status))},
+                          {"exit_code", result.exitCode},
+                          {"duration_ms", result.durationMs},
+                          {"files", fileList(result.files)}});
+            });
     }
 
     void bindProblems()

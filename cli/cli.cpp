@@ -24,7 +24,7 @@ int run(const QStringList &args)
 {
     if (args.isEmpty())
         return usageError(QStringLiteral("no command given"));
-    const QString command = args.first();
+    const QString &command = args.first();
     const QStringList rest = args.mid(1);
     if (command == QLatin1String("--version") || command == QLatin1String("-v")) {
         writeOut(QStringLiteral("sandcastle %1\n").arg(QStringLiteral(SANDCASTLE_VERSION)));

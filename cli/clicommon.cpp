@@ -128,7 +128,7 @@ QString newConversationId()
 
 Result<bool> openStore(ConversationStore &store, const AppSettings &settings)
 {
-    const Result<bool> opened = store.open(ConversationStore::defaultPath(settings.dataDir));
+    Result<bool> opened = store.open(ConversationStore::defaultPath(settings.dataDir));
     if (!opened)
         return Result<bool>::failure(QStringLiteral("the conversation store cannot be used: ")
                                      + opened.error());

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <base/result.h>
 #include "sandboxconfig.h"
+#include <base/result.h>
 
 #include <QByteArray>
 #include <QString>

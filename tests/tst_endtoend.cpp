@@ -39,9 +39,8 @@ private Q_SLOTS:
         QSignalSpy results(h.agent.get(), &Agent::toolResult);
         QSignalSpy codeUpdates(h.agent.get(), &Agent::toolCodeChanged);
         QString answer;
-        connect(h.agent.get(), &Agent::textDelta, this, [&answer](const QString &t) {
-            answer += t;
-        });
+        connect(
+            h.agent.get(), &Agent::textDelta, this, [&answer](const QString &t) { answer += t; });
 
         QCOMPARE(h.run(QStringLiteral(
                      "Calculate the average of the numbers in this list: [1, 2, 3, 4, 5]")),

@@ -75,7 +75,7 @@ public:
     // Every action of the window's menus.
     QList<QAction *> allActions() const;
     // Takes new settings for the next request and run (a run in progress keeps its own).
-    void applySettings(const AppSettings &settings);
+    void applySettings(const AppSettings &next);
     const AppSettings &settings() const;
     QString usageText() const;
 

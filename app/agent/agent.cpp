@@ -7,16 +7,13 @@
 #include "unifieddiff.h"
 
 #include <app/llm/modelclient.h>
-#include <base/partialjson.h>
 #include <app/store/storedmessage.h>
+#include <base/partialjson.h>
 #include <sandbox/sandboxsession.h>
 
 namespace Sandcastle {
 
-Agent::Agent(ModelClient *client,
-                   SandboxSession *session,
-                   AgentOptions options,
-                   QObject *parent)
+Agent::Agent(ModelClient *client, SandboxSession *session, AgentOptions options, QObject *parent)
     : QObject(parent)
     , m_client(client)
     , m_session(session)
@@ -402,9 +399,7 @@ void Agent::dispatch(const ToolCall &call, const Tool &tool, const nlohmann::jso
     runCode(call.id, run.value());
 }
 
-void Agent::invokeHostTool(const ToolCall &call,
-                              const Tool &tool,
-                              const nlohmann::json &arguments)
+void Agent::invokeHostTool(const ToolCall &call, const Tool &tool, const nlohmann::json &arguments)
 {
     m_hostCallId = call.id;
     const quint64 serial = ++m_hostCalls;

@@ -31,9 +31,9 @@ class Agent : public QObject
     Q_OBJECT
 public:
     Agent(ModelClient *client,
-             SandboxSession *session,
-             AgentOptions options,
-             QObject *parent = nullptr);
+          SandboxSession *session,
+          AgentOptions options,
+          QObject *parent = nullptr);
 
     void start(const QString &prompt);
     // After a run ended with a model error (rate limit, server down, broken connection): asks
@@ -112,7 +112,7 @@ private:
     void connectClient(ModelClient *client);
     void onClientError(const QString &code, const QString &message);
     void requestModel();
-    void onCompletion(const Completion &completion);
+    void onCompletion(const Completion &received);
     void queueCodeBlockCalls(const Completion &completion);
     void executeNext();
     void dispatch(const ToolCall &call, const Tool &tool, const nlohmann::json &arguments);

@@ -10,7 +10,8 @@ namespace Sandcastle::FileTools {
 
 // The host-side tools on a conversation's workspace. Every path goes through PathGuard:
 // absolute paths, '..' and symlinks are refused with an error result, never followed. Each
-// returns the tool result JSON of architecture.md §5 (read_file adds `content`, list_files `entries`).
+// returns the tool result JSON of architecture.md §5 (read_file adds `content`, list_files
+// `entries`).
 
 nlohmann::json writeFile(const QString &workspace, const QString &path, const QString &content);
 nlohmann::json readFile(const QString &workspace, const QString &path, qint64 maxBytes);

@@ -2,8 +2,8 @@
 
 #include "tools.h"
 
-#include <base/jsonfields.h>
 #include <app/store/storedmessage.h>
+#include <base/jsonfields.h>
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <sandbox/executionresult.h>
 #include <base/result.h>
+#include <sandbox/executionresult.h>
 
 #include <nlohmann/json.hpp>
 

@@ -3,8 +3,8 @@
 #include <app/agent/agent.h>
 #include <app/llm/chatclient.h>
 #include <app/store/conversationexport.h>
-#include <app/store/conversationremoval.h>
 #include <app/store/conversationrecorder.h>
+#include <app/store/conversationremoval.h>
 #include <app/store/conversationstore.h>
 #include <sandbox/blockingjobs.h>
 #include <sandbox/containerengine.h>
@@ -81,12 +81,10 @@ void ConversationController::bindAgent()
                 saveUsage();
                 Q_EMIT usageChanged();
             });
-    connect(m_agent,
-            &Agent::errorOccurred,
-            this,
-            [this](const QString &code, const QString &message) {
-                Q_EMIT agentError(code, message, isRetryable(code));
-            });
+    connect(
+        m_agent, &Agent::errorOccurred, this, [this](const QString &code, const QString &message) {
+            Q_EMIT agentError(code, message, isRetryable(code));
+        });
     connect(m_agent, &Agent::finished, this, [this] {
         Q_EMIT usageChanged();         // the turn counter goes away
         Q_EMIT conversationsChanged(); // newest first, message counts
@@ -239,7 +237,7 @@ ConversationController::deleteConversation(const QString &conversationId)
     Q_EMIT conversationsChanged();
     const ContainerEngine engine(m_settings.engine, m_settings.engineContext);
     const QString dataDir = m_settings.dataDir;
-    const ConversationInfo info = removed.value();
+    const ConversationInfo &info = removed.value();
     QPointer<ConversationController> self(this);
     ++m_pendingDeletions;
     blockingJobs()->start([self, engine, dataDir, info] {

@@ -3,8 +3,8 @@
 #include "usagetotals.h"
 
 #include <app/appsettings.h>
-#include <sandbox/executionresult.h>
 #include <base/result.h>
+#include <sandbox/executionresult.h>
 
 #include <nlohmann/json.hpp>
 

@@ -14,7 +14,7 @@ namespace {
 QMap<QByteArray, QByteArray> lowerCaseHeaders(const QNetworkReply *reply)
 {
     QMap<QByteArray, QByteArray> headers;
-    const auto pairs = reply->rawHeaderPairs();
+    const auto &pairs = reply->rawHeaderPairs();
     for (const auto &pair : pairs)
         headers.insert(pair.first.toLower(), pair.second);
     return headers;

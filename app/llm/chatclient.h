@@ -4,8 +4,8 @@
 #include "modelclient.h"
 #include "modelerror.h"
 #include "retrypolicy.h"
-#include <base/sseparser.h>
 #include "streamaccumulator.h"
+#include <base/sseparser.h>
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 #include "modelcatalog.h"
 
-#include <base/jsonfields.h>
 #include "modelerror.h"
+#include <base/jsonfields.h>
 
 #include <QNetworkAccessManager>
 #include <QNetworkReply>

@@ -3,8 +3,8 @@
 #include "chattypes.h"
 #include "chunkfields.h"
 #include "modelerror.h"
-#include <base/sseparser.h>
 #include "toolcallaccumulator.h"
+#include <base/sseparser.h>
 
 #include <nlohmann/json_fwd.hpp>
 

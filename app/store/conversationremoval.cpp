@@ -9,7 +9,7 @@ namespace Sandcastle::ConversationRemoval {
 
 Result<ConversationInfo> removeRecord(ConversationStore &store, const QString &conversationId)
 {
-    const Result<ConversationInfo> info = store.conversation(conversationId);
+    Result<ConversationInfo> info = store.conversation(conversationId);
     if (!info)
         return info;
     const Result<bool> rows = store.remove(conversationId);

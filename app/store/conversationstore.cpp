@@ -275,7 +275,7 @@ Result<bool> ConversationStore::open(const QString &path)
     }
     m_interruptedOnOpen = markInterruptedRuns();
     m_writer = std::make_unique<MessageWriter>(path, m_connection + QStringLiteral("-writer"));
-    const Result<bool> writing = m_writer->started();
+    Result<bool> writing = m_writer->started();
     if (!writing) {
         close();
         return writing;
@@ -545,7 +545,7 @@ Result<qint64> ConversationStore::addMessage(const QString &conversationId,
     if (!db.transaction())
         return Result<qint64>::failure(QStringLiteral("could not save the message: ")
                                        + errorText(db.lastError()));
-    const Result<qint64> inserted = StoreSql::insertMessage(db, conversationId, message);
+    Result<qint64> inserted = StoreSql::insertMessage(db, conversationId, message);
     if (!inserted) {
         db.rollback();
         return inserted;

@@ -3,8 +3,8 @@
 // 16 KiB reads as a socket would deliver it. Prints MB/s for the parser alone and for the
 // parser with accumulation, side by side, against the 200 MB/s target.
 #include "benchreport.h"
-#include <base/sseparser.h>
 #include <app/llm/streamaccumulator.h>
+#include <base/sseparser.h>
 
 #include <QElapsedTimer>
 #include <QJsonArray>

@@ -4,8 +4,8 @@
 // DOM must agree byte for byte.
 #include "fuzzing.h"
 
-#include <base/sseparser.h>
 #include <app/llm/streamaccumulator.h>
+#include <base/sseparser.h>
 #include <tests/support/streamdescribe.h>
 
 using namespace Sandcastle;

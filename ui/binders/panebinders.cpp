@@ -100,22 +100,19 @@ void bindEditor(ConversationController *controller, EditorPane *pane, QWidget *a
 {
     Agent *agent = controller->agent();
     CodeEditor *editor = pane->editor();
-    QObject::connect(agent,
-                     &Agent::toolCallStarted,
-                     pane,
-                     [pane, editor](const QString &, const QString &name) {
-                         if (name != QLatin1String("run_python"))
-                             return;
-                         pane->showAgentTab();
-                         editor->setAgentWriting(true);
-                         editor->showStreamingCode(QString());
-                     });
+    QObject::connect(
+        agent, &Agent::toolCallStarted, pane, [pane, editor](const QString &, const QString &name) {
+            if (name != QLatin1String("run_python"))
+                return;
+            pane->showAgentTab();
+            editor->setAgentWriting(true);
+            editor->showStreamingCode(QString());
+        });
     QObject::connect(
         agent, &Agent::toolCodeChanged, editor, [editor](const QString &, const QString &code) {
             editor->showStreamingCode(code);
         });
-    QObject::connect(
-        agent, &Agent::toolCall, editor, [editor] { editor->setAgentWriting(false); });
+    QObject::connect(agent, &Agent::toolCall, editor, [editor] { editor->setAgentWriting(false); });
     QObject::connect(agent,
                      &Agent::runStarted,
                      pane,

@@ -20,7 +20,7 @@ namespace PaneBinders {
 
 void bindChat(ConversationController *controller, ChatPane *chat);
 // approvalBar: the ask-first bar over the editor, shown while code waits for the person.
-void bindEditor(ConversationController *controller, EditorPane *editor, QWidget *approvalBar);
+void bindEditor(ConversationController *controller, EditorPane *pane, QWidget *approvalBar);
 void bindConsole(ConversationController *controller, ConsolePane *console);
 void bindFiles(ConversationController *controller, FilesPane *files);
 

@@ -3,7 +3,7 @@
 #include "transcriptmodel.h"
 #include "transcriptpainter.h"
 
-#include "../theme.h"
+#include <ui/theme.h>
 
 #include <QAbstractItemView>
 #include <QMouseEvent>
