@@ -33,44 +33,15 @@ QString ConversationInfo::titleFromPrompt(const QString &prompt)
 
 namespace {
 
-qint64 now()
-{
-    return QDateTime::currentMSecsSinceEpoch();
-}
-
-QString errorText(const QSqlError &error)
-{
-    const QString text = error.text().trimmed();
-    return text.isEmpty() ? QStringLiteral("unknown database error") : text;
-}
-
-template<typename T>
-Result<T> queryFailure(const QSqlQuery &query, const QString &what)
-{
-    return Result<T>::failure(
-        QStringLiteral("could not %1: %2").arg(what, errorText(query.lastError())));
-}
-
-// A null QString binds as SQL NULL; the NOT NULL text columns get '' instead.
-QString text(const QString &value)
-{
-    return value.isNull() ? QStringLiteral("") : value;
-}
+using StoreSql::jsonText;
+using StoreSql::now;
+using StoreSql::parseJson;
+using StoreSql::queryFailure;
+using StoreSql::text;
 
 bool processIsGone(qint64 pid)
 {
     return pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH);
-}
-
-QString jsonText(const nlohmann::json &value)
-{
-    return QString::fromStdString(
-        value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-}
-
-nlohmann::json parseJson(const QString &text)
-{
-    return nlohmann::json::parse(text.toStdString(), nullptr, false);
 }
 
 // What a person types becomes an FTS5 query of quoted words, the last one a prefix: no syntax
@@ -111,79 +82,7 @@ const char *const kInfoColumns
 
 QStringList ConversationStore::migration(int fromVersion)
 {
-    switch (fromVersion) {
-    case 0:
-        return {
-            QStringLiteral("CREATE TABLE conversations ("
-                           " id TEXT PRIMARY KEY,"
-                           " title TEXT NOT NULL,"
-                           " workspace TEXT NOT NULL,"
-                           " owns_workspace INTEGER NOT NULL DEFAULT 1,"
-                           " created_at INTEGER NOT NULL,"
-                           " updated_at INTEGER NOT NULL)"),
-            QStringLiteral("CREATE TABLE messages ("
-                           " id INTEGER PRIMARY KEY AUTOINCREMENT,"
-                           " conversation_id TEXT NOT NULL"
-                           "  REFERENCES conversations(id) ON DELETE CASCADE,"
-                           " role TEXT NOT NULL,"
-                           " content TEXT,"
-                           " reasoning TEXT,"
-                           " tool_calls TEXT,"
-                           " tool_call_id TEXT,"
-                           " created_at INTEGER NOT NULL)"),
-            QStringLiteral(
-                "CREATE INDEX messages_by_conversation ON messages(conversation_id, id)"),
-            QStringLiteral("CREATE TABLE runs ("
-                           " id INTEGER PRIMARY KEY AUTOINCREMENT,"
-                           " conversation_id TEXT NOT NULL"
-                           "  REFERENCES conversations(id) ON DELETE CASCADE,"
-                           " tool_call_id TEXT,"
-                           " code TEXT NOT NULL,"
-                           " language TEXT NOT NULL,"
-                           " origin TEXT NOT NULL,"
-                           " status TEXT NOT NULL,"
-                           " exit_code INTEGER NOT NULL DEFAULT 0,"
-                           " duration_ms INTEGER NOT NULL DEFAULT 0,"
-                           " output_tail TEXT NOT NULL DEFAULT '',"
-                           " log_file TEXT NOT NULL DEFAULT '',"
-                           " files TEXT NOT NULL DEFAULT '[]',"
-                           " owner_pid INTEGER NOT NULL,"
-                           " started_at INTEGER NOT NULL,"
-                           " finished_at INTEGER NOT NULL DEFAULT 0)"),
-            QStringLiteral("CREATE INDEX runs_by_conversation ON runs(conversation_id, id)"),
-            QStringLiteral("CREATE TABLE conversation_settings ("
-                           " conversation_id TEXT NOT NULL"
-                           "  REFERENCES conversations(id) ON DELETE CASCADE,"
-                           " key TEXT NOT NULL,"
-                           " value TEXT NOT NULL,"
-                           " PRIMARY KEY (conversation_id, key))"),
-        };
-    case 1:
-        // Full-text search over messages, kept in step by triggers, filled from what is there.
-        return {
-            QStringLiteral("CREATE VIRTUAL TABLE messages_fts USING fts5("
-                           "content, content='messages', content_rowid='id')"),
-            QStringLiteral("CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN"
-                           " INSERT INTO messages_fts(rowid, content)"
-                           " VALUES (new.id, COALESCE(new.content, ''));"
-                           " END"),
-            QStringLiteral("CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN"
-                           " INSERT INTO messages_fts(messages_fts, rowid, content)"
-                           " VALUES ('delete', old.id, COALESCE(old.content, ''));"
-                           " END"),
-            QStringLiteral("CREATE TRIGGER messages_fts_update AFTER UPDATE OF content ON messages"
-                           " BEGIN"
-                           " INSERT INTO messages_fts(messages_fts, rowid, content)"
-                           " VALUES ('delete', old.id, COALESCE(old.content, ''));"
-                           " INSERT INTO messages_fts(rowid, content)"
-                           " VALUES (new.id, COALESCE(new.content, ''));"
-                           " END"),
-            QStringLiteral("INSERT INTO messages_fts(rowid, content)"
-                           " SELECT id, COALESCE(content, '') FROM messages"),
-        };
-    default:
-        return {};
-    }
+    return StoreSql::migration(fromVersion);
 }
 
 ConversationStore::ConversationStore()
@@ -236,7 +135,8 @@ Result<bool> ConversationStore::open(const QString &path)
         db.setDatabaseName(path);
         db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
         if (!db.open())
-            error = QStringLiteral("could not open %1: %2").arg(path, errorText(db.lastError()));
+            error = QStringLiteral("could not open %1: %2")
+                        .arg(path, StoreSql::errorText(db.lastError()));
     }
     // The version first: a newer database is not touched at all (not even switched to WAL).
     if (error.isEmpty()) {
@@ -259,7 +159,7 @@ Result<bool> ConversationStore::open(const QString &path)
              {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON"}) {
             if (!q.exec(QString::fromLatin1(pragma))) {
                 error = QStringLiteral("%1 is not a usable Sandcastle database: %2")
-                            .arg(path, errorText(q.lastError()));
+                            .arg(path, StoreSql::errorText(q.lastError()));
                 break;
             }
         }
@@ -315,7 +215,7 @@ Result<int> ConversationStore::schemaVersion() const
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
     if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next())
         return Result<int>::failure(QStringLiteral("%1 is not a usable Sandcastle database: %2")
-                                        .arg(m_path, errorText(q.lastError())));
+                                        .arg(m_path, StoreSql::errorText(q.lastError())));
     return Result<int>::ok(q.value(0).toInt());
 }
 
@@ -330,11 +230,11 @@ Result<bool> ConversationStore::migrate()
     while (version < kSchemaVersion) {
         if (!db.transaction())
             return Result<bool>::failure(QStringLiteral("could not start a migration: ")
-                                         + errorText(db.lastError()));
+                                         + StoreSql::errorText(db.lastError()));
         const QStringList steps = migration(version);
         for (const QString &sql : steps) {
             if (!q.exec(sql)) {
-                const QString error = errorText(q.lastError());
+                const QString error = StoreSql::errorText(q.lastError());
                 db.rollback();
                 return Result<bool>::failure(
                     QStringLiteral("could not migrate %1 from schema %2: %3")
@@ -344,7 +244,7 @@ Result<bool> ConversationStore::migrate()
             }
         }
         if (!q.exec(QStringLiteral("PRAGMA user_version = %1").arg(version + 1)) || !db.commit()) {
-            const QString error = errorText(q.lastError());
+            const QString error = StoreSql::errorText(q.lastError());
             db.rollback();
             return Result<bool>::failure(
                 QStringLiteral("could not migrate %1: %2").arg(m_path, error));
@@ -469,67 +369,6 @@ Result<bool> ConversationStore::remove(const QString &id)
     return Result<bool>::ok(true);
 }
 
-namespace StoreSql {
-
-QString errorText(const QSqlError &error)
-{
-    return Sandcastle::errorText(error);
-}
-
-int primaryCode(const QSqlError &error)
-{
-    bool ok = false;
-    const int code = error.nativeErrorCode().toInt(&ok);
-    return ok ? (code & 0xff) : -1;
-}
-
-Result<qint64> insertMessage(QSqlDatabase &db,
-                             const QString &conversationId,
-                             const nlohmann::json &message,
-                             QSqlError *error)
-{
-    QSqlQuery q(db);
-    q.prepare(
-        QStringLiteral("INSERT INTO messages"
-                       " (conversation_id, role, content, reasoning, tool_calls, tool_call_id,"
-                       "  created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"));
-    auto field = [&](const char *key) {
-        const auto it = message.find(key);
-        return it != message.end() && it->is_string()
-                   ? QVariant(text(QString::fromStdString(it->get<std::string>())))
-                   : QVariant(QMetaType(QMetaType::QString));
-    };
-    q.addBindValue(conversationId);
-    q.addBindValue(QString::fromStdString(message["role"].get<std::string>()));
-    q.addBindValue(field("content"));
-    q.addBindValue(field("reasoning"));
-    const auto calls = message.find("tool_calls");
-    q.addBindValue(calls != message.end() && calls->is_array()
-                       ? QVariant(jsonText(*calls))
-                       : QVariant(QMetaType(QMetaType::QString)));
-    q.addBindValue(field("tool_call_id"));
-    q.addBindValue(now());
-    if (!q.exec()) {
-        if (error)
-            *error = q.lastError();
-        return queryFailure<qint64>(q, QStringLiteral("save the message"));
-    }
-    return Result<qint64>::ok(q.lastInsertId().toLongLong());
-}
-
-Result<bool> touch(QSqlDatabase &db, const QString &conversationId)
-{
-    QSqlQuery q(db);
-    q.prepare(QStringLiteral("UPDATE conversations SET updated_at = ? WHERE id = ?"));
-    q.addBindValue(now());
-    q.addBindValue(conversationId);
-    if (!q.exec())
-        return queryFailure<bool>(q, QStringLiteral("update the conversation"));
-    return Result<bool>::ok(true);
-}
-
-} // namespace StoreSql
-
 Result<qint64> ConversationStore::addMessage(const QString &conversationId,
                                              const nlohmann::json &message)
 {
@@ -544,7 +383,7 @@ Result<qint64> ConversationStore::addMessage(const QString &conversationId,
     QSqlDatabase db = QSqlDatabase::database(m_connection, false);
     if (!db.transaction())
         return Result<qint64>::failure(QStringLiteral("could not save the message: ")
-                                       + errorText(db.lastError()));
+                                       + StoreSql::errorText(db.lastError()));
     Result<qint64> inserted = StoreSql::insertMessage(db, conversationId, message);
     if (!inserted) {
         db.rollback();
@@ -553,7 +392,7 @@ Result<qint64> ConversationStore::addMessage(const QString &conversationId,
     const qint64 id = inserted.value();
     const Result<bool> touched = StoreSql::touch(db, conversationId);
     if (!touched || !db.commit()) {
-        const QString error = touched ? errorText(db.lastError()) : touched.error();
+        const QString error = touched ? StoreSql::errorText(db.lastError()) : touched.error();
         db.rollback();
         return Result<qint64>::failure(QStringLiteral("could not save the message: ") + error);
     }

@@ -7,12 +7,29 @@
 
 #include <QString>
 
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QStringList>
+
 class QSqlDatabase;
-class QSqlError;
 
 namespace Sandcastle::StoreSql {
 
+qint64 now();
 QString errorText(const QSqlError &error);
+template<typename T>
+Result<T> queryFailure(const QSqlQuery &query, const QString &what)
+{
+    return Result<T>::failure(
+        QStringLiteral("could not %1: %2").arg(what, errorText(query.lastError())));
+}
+// A null QString binds as SQL NULL; the NOT NULL text columns get '' instead.
+QString text(const QString &value);
+QString jsonText(const nlohmann::json &value);
+nlohmann::json parseJson(const QString &text);
+// The statements of migration N, which takes the schema from version N to N + 1 (empty past
+// the newest version).
+QStringList migration(int fromVersion);
 // SQLite's primary result code of a failed statement (SQLITE_CONSTRAINT is 19), or -1.
 int primaryCode(const QSqlError &error);
 // INSERT of one Chat Completions message (the caller holds the transaction); its row id.

@@ -1,0 +1,168 @@
+#include "storesql.h"
+
+#include <QDateTime>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+namespace Sandcastle::StoreSql {
+
+qint64 now()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+QString errorText(const QSqlError &error)
+{
+    const QString text = error.text().trimmed();
+    return text.isEmpty() ? QStringLiteral("unknown database error") : text;
+}
+
+// A null QString binds as SQL NULL; the NOT NULL text columns get '' instead.
+QString text(const QString &value)
+{
+    return value.isNull() ? QStringLiteral("") : value;
+}
+
+QString jsonText(const nlohmann::json &value)
+{
+    return QString::fromStdString(
+        value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+nlohmann::json parseJson(const QString &text)
+{
+    return nlohmann::json::parse(text.toStdString(), nullptr, false);
+}
+
+QStringList migration(int fromVersion)
+{
+    switch (fromVersion) {
+    case 0:
+        return {
+            QStringLiteral("CREATE TABLE conversations ("
+                           " id TEXT PRIMARY KEY,"
+                           " title TEXT NOT NULL,"
+                           " workspace TEXT NOT NULL,"
+                           " owns_workspace INTEGER NOT NULL DEFAULT 1,"
+                           " created_at INTEGER NOT NULL,"
+                           " updated_at INTEGER NOT NULL)"),
+            QStringLiteral("CREATE TABLE messages ("
+                           " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+                           " conversation_id TEXT NOT NULL"
+                           "  REFERENCES conversations(id) ON DELETE CASCADE,"
+                           " role TEXT NOT NULL,"
+                           " content TEXT,"
+                           " reasoning TEXT,"
+                           " tool_calls TEXT,"
+                           " tool_call_id TEXT,"
+                           " created_at INTEGER NOT NULL)"),
+            QStringLiteral(
+                "CREATE INDEX messages_by_conversation ON messages(conversation_id, id)"),
+            QStringLiteral("CREATE TABLE runs ("
+                           " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+                           " conversation_id TEXT NOT NULL"
+                           "  REFERENCES conversations(id) ON DELETE CASCADE,"
+                           " tool_call_id TEXT,"
+                           " code TEXT NOT NULL,"
+                           " language TEXT NOT NULL,"
+                           " origin TEXT NOT NULL,"
+                           " status TEXT NOT NULL,"
+                           " exit_code INTEGER NOT NULL DEFAULT 0,"
+                           " duration_ms INTEGER NOT NULL DEFAULT 0,"
+                           " output_tail TEXT NOT NULL DEFAULT '',"
+                           " log_file TEXT NOT NULL DEFAULT '',"
+                           " files TEXT NOT NULL DEFAULT '[]',"
+                           " owner_pid INTEGER NOT NULL,"
+                           " started_at INTEGER NOT NULL,"
+                           " finished_at INTEGER NOT NULL DEFAULT 0)"),
+            QStringLiteral("CREATE INDEX runs_by_conversation ON runs(conversation_id, id)"),
+            QStringLiteral("CREATE TABLE conversation_settings ("
+                           " conversation_id TEXT NOT NULL"
+                           "  REFERENCES conversations(id) ON DELETE CASCADE,"
+                           " key TEXT NOT NULL,"
+                           " value TEXT NOT NULL,"
+                           " PRIMARY KEY (conversation_id, key))"),
+        };
+    case 1:
+        // Full-text search over messages, kept in step by triggers, filled from what is there.
+        return {
+            QStringLiteral("CREATE VIRTUAL TABLE messages_fts USING fts5("
+                           "content, content='messages', content_rowid='id')"),
+            QStringLiteral("CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN"
+                           " INSERT INTO messages_fts(rowid, content)"
+                           " VALUES (new.id, COALESCE(new.content, ''));"
+                           " END"),
+            QStringLiteral("CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN"
+                           " INSERT INTO messages_fts(messages_fts, rowid, content)"
+                           " VALUES ('delete', old.id, COALESCE(old.content, ''));"
+                           " END"),
+            QStringLiteral("CREATE TRIGGER messages_fts_update AFTER UPDATE OF content ON messages"
+                           " BEGIN"
+                           " INSERT INTO messages_fts(messages_fts, rowid, content)"
+                           " VALUES ('delete', old.id, COALESCE(old.content, ''));"
+                           " INSERT INTO messages_fts(rowid, content)"
+                           " VALUES (new.id, COALESCE(new.content, ''));"
+                           " END"),
+            QStringLiteral("INSERT INTO messages_fts(rowid, content)"
+                           " SELECT id, COALESCE(content, '') FROM messages"),
+        };
+    default:
+        return {};
+    }
+}
+
+int primaryCode(const QSqlError &error)
+{
+    bool ok = false;
+    const int code = error.nativeErrorCode().toInt(&ok);
+    return ok ? (code & 0xff) : -1;
+}
+
+Result<qint64> insertMessage(QSqlDatabase &db,
+                             const QString &conversationId,
+                             const nlohmann::json &message,
+                             QSqlError *error)
+{
+    QSqlQuery q(db);
+    q.prepare(
+        QStringLiteral("INSERT INTO messages"
+                       " (conversation_id, role, content, reasoning, tool_calls, tool_call_id,"
+                       "  created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"));
+    auto field = [&](const char *key) {
+        const auto it = message.find(key);
+        return it != message.end() && it->is_string()
+                   ? QVariant(text(QString::fromStdString(it->get<std::string>())))
+                   : QVariant(QMetaType(QMetaType::QString));
+    };
+    q.addBindValue(conversationId);
+    q.addBindValue(QString::fromStdString(message["role"].get<std::string>()));
+    q.addBindValue(field("content"));
+    q.addBindValue(field("reasoning"));
+    const auto calls = message.find("tool_calls");
+    q.addBindValue(calls != message.end() && calls->is_array()
+                       ? QVariant(jsonText(*calls))
+                       : QVariant(QMetaType(QMetaType::QString)));
+    q.addBindValue(field("tool_call_id"));
+    q.addBindValue(now());
+    if (!q.exec()) {
+        if (error)
+            *error = q.lastError();
+        return queryFailure<qint64>(q, QStringLiteral("save the message"));
+    }
+    return Result<qint64>::ok(q.lastInsertId().toLongLong());
+}
+
+Result<bool> touch(QSqlDatabase &db, const QString &conversationId)
+{
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("UPDATE conversations SET updated_at = ? WHERE id = ?"));
+    q.addBindValue(now());
+    q.addBindValue(conversationId);
+    if (!q.exec())
+        return queryFailure<bool>(q, QStringLiteral("update the conversation"));
+    return Result<bool>::ok(true);
+}
+
+} // namespace Sandcastle::StoreSql
