@@ -1,5 +1,9 @@
 #include "kernelend.h"
 
+#include <QList>
+
+#include <optional>
+
 namespace Sandcastle {
 
 void describeKernelEnd(const KernelEnd &end, ExecutionResult &result)
@@ -55,6 +59,32 @@ void describeKernelEnd(const KernelEnd &end, ExecutionResult &result)
                            .arg(end.diagnostics)
                            .trimmed();
     }
+}
+
+KernelDeath deathFromOomProbe(const QByteArray &stdoutData,
+                              const QByteArray &stderrData,
+                              int exitCode,
+                              qint64 &oomKillsSeen)
+{
+    std::optional<qint64> kills;
+    const QList<QByteArray> lines = stdoutData.split('\n');
+    for (const QByteArray &line : lines) {
+        if (line.startsWith("oom_kill "))
+            kills = line.mid(9).trimmed().toLongLong();
+    }
+    // cat fails on the cgroup version the host does not have, after the other file: the count
+    // is what matters.
+    if (!kills) {
+        return stderrData.contains("Cannot connect to the Docker daemon")
+                       || stderrData.contains("Is the docker daemon running")
+                   ? KernelDeath::DaemonGone
+                   : KernelDeath::ContainerGone;
+    }
+    const bool oom = *kills > oomKillsSeen;
+    oomKillsSeen = *kills;
+    if (exitCode != 137)
+        return KernelDeath::Gone;
+    return oom ? KernelDeath::OutOfMemory : KernelDeath::Signal;
 }
 
 } // namespace Sandcastle

@@ -2,6 +2,7 @@
 
 #include "executionresult.h"
 
+#include <QByteArray>
 #include <QString>
 
 namespace Sandcastle {
@@ -25,6 +26,15 @@ struct KernelEnd
     qint64 outputCapBytes = 0;
     QString quotaMessage; // what the workspace quota stopped
 };
+
+// How the kernel died, from what the engine's readOomCounters() printed (stdout, stderr) about
+// its container: more OOM kills than `oomKillsSeen` (updated) and SIGKILL is the memory limit,
+// SIGKILL without one is a signal from inside; no answer means the container, or the daemon,
+// is gone.
+KernelDeath deathFromOomProbe(const QByteArray &stdoutData,
+                              const QByteArray &stderrData,
+                              int exitCode,
+                              qint64 &oomKillsSeen);
 
 // The run's status, exit code and error for such an end (its state is lost: a new sandbox
 // starts for the next run). Pure, so every case is tested without a daemon.

@@ -41,6 +41,17 @@ void reap(QProcess *process)
     process->kill();
 }
 
+void killAndWait(QProcess *process, int timeoutMs)
+{
+    if (!process)
+        return;
+    process->disconnect();
+    process->closeWriteChannel();
+    process->kill();
+    process->waitForFinished(timeoutMs);
+    delete process;
+}
+
 int pending()
 {
     QObject *parent = reaper();

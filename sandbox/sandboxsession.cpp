@@ -461,27 +461,10 @@ void SandboxSession::onKernelFinished(int exitCode)
             probe->deleteLater();
             if (!m_running || m_runId != runId)
                 return; // stopped meanwhile: that already ended the run
-            std::optional<qint64> kills;
-            const QList<QByteArray> lines = probe->readAllStandardOutput().split('\n');
-            for (const QByteArray &line : lines) {
-                if (line.startsWith("oom_kill "))
-                    kills = line.mid(9).trimmed().toLongLong();
-            }
-            // cat fails on the cgroup version the host does not have, after the
-            // other file: the count is what matters.
-            KernelDeath death = KernelDeath::Gone;
-            if (kills) {
-                const bool oom = *kills > m_oomKillsSeen;
-                m_oomKillsSeen = *kills;
-                if (exitCode == 137)
-                    death = oom ? KernelDeath::OutOfMemory : KernelDeath::Signal;
-            } else {
-                const QByteArray err = probe->readAllStandardError();
-                death = err.contains("Cannot connect to the Docker daemon")
-                                || err.contains("Is the docker daemon running")
-                            ? KernelDeath::DaemonGone
-                            : KernelDeath::ContainerGone;
-            }
+            const KernelDeath death = deathFromOomProbe(probe->readAllStandardOutput(),
+                                                        probe->readAllStandardError(),
+                                                        exitCode,
+                                                        m_oomKillsSeen);
             endKernelRun(exitCode, diagnostics, death);
         });
         startProcess(probe, m_engine->readOomCounters(m_containerName));
@@ -570,30 +553,14 @@ void SandboxSession::shutDown(bool waitForRemoval)
     m_graceTimer.stop();
     m_flushTimer.stop();
     m_quotaTimer.stop();
-    if (m_starter) {
-        QProcess *starter = m_starter;
-        m_starter = nullptr;
-        if (waitForRemoval) {
-            starter->disconnect(this);
-            starter->kill();
-            starter->waitForFinished(2000);
-            delete starter;
-        } else {
-            ProcessReaper::reap(starter);
-        }
-    }
-    if (m_kernel) {
-        QProcess *kernel = m_kernel;
-        m_kernel = nullptr;
-        if (waitForRemoval) {
-            kernel->disconnect(this);
-            kernel->closeWriteChannel();
-            kernel->kill();
-            kernel->waitForFinished(2000);
-            delete kernel;
-        } else {
-            ProcessReaper::reap(kernel);
-        }
+    // Killed either way; waited for only when the caller waits for the removal too.
+    for (QPointer<QProcess> *slot : {&m_starter, &m_kernel}) {
+        QProcess *process = *slot;
+        *slot = nullptr;
+        if (process && waitForRemoval)
+            ProcessReaper::killAndWait(process, 2000);
+        else if (process)
+            ProcessReaper::reap(process);
     }
     const QString container = m_containerName;
     m_containerName.clear();

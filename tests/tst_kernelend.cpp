@@ -73,6 +73,24 @@ private Q_SLOTS:
         end.exitCode = -1;
         QCOMPARE(describe(end).exitCode, 137);
     }
+
+    void theOomCountTellsAMemoryKillFromASignal()
+    {
+        qint64 seen = 0;
+        const QByteArray v2 = "oom 1\noom_kill 1\n";
+        QCOMPARE(deathFromOomProbe(v2, "cat: no such file", 137, seen), KernelDeath::OutOfMemory);
+        QCOMPARE(seen, qint64(1));
+        // The same count again: this SIGKILL came from inside the sandbox.
+        QCOMPARE(deathFromOomProbe(v2, QByteArray(), 137, seen), KernelDeath::Signal);
+        QCOMPARE(deathFromOomProbe("oom_kill 2\n", QByteArray(), 1, seen), KernelDeath::Gone);
+        QCOMPARE(seen, qint64(2));
+        QCOMPARE(
+            deathFromOomProbe(
+                QByteArray(), "Cannot connect to the Docker daemon at unix:///var/run", 137, seen),
+            KernelDeath::DaemonGone);
+        QCOMPARE(deathFromOomProbe(QByteArray(), "No such container: x", 137, seen),
+                 KernelDeath::ContainerGone);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestKernelEnd)
