@@ -215,7 +215,7 @@ void Agent::approve(const QString &code)
 void Agent::runCode(const QString &id, const SandboxRun &run)
 {
     m_activeToolId = id; // onSessionFinished() answers this call
-    Q_EMIT runStarted(id, languageName(run.language), run.code);
+    Q_EMIT runStarted(id, run.language, run.code);
     switch (run.language) {
     case SandboxRun::Language::Shell:
         m_session->runShell(run.code, run.timeoutMs);

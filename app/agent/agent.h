@@ -98,7 +98,8 @@ Q_SIGNALS:
     // with "reasoning" when the model gave some): what the conversation store writes.
     void messageRecorded(const nlohmann::json &message);
     // Code of a tool call is about to run in the sandbox (after any approval and edit).
-    void runStarted(const QString &id, const QString &language, const QString &code);
+    void
+    runStarted(const QString &id, Sandcastle::SandboxRun::Language language, const QString &code);
     // Per model turn, with the run's running totals (the budgets' counters); the cost is
     // negative when the model's price is not known.
     void usage(int promptTokens, int completionTokens, qint64 totalTokens, double totalCostUsd);

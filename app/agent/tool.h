@@ -70,3 +70,4 @@ public:
 } // namespace Sandcastle
 
 Q_DECLARE_METATYPE(Sandcastle::ToolResultStatus)
+Q_DECLARE_METATYPE(Sandcastle::SandboxRun::Language)

@@ -32,8 +32,10 @@ void ConversationRecorder::attach(Agent *agent)
     connect(agent,
             &Agent::runStarted,
             this,
-            [this](const QString &id, const QString &language, const QString &code) {
-                const qint64 row = beginRun(id, code, language, QStringLiteral("agent"));
+            [this](const QString &id, SandboxRun::Language language, const QString &code) {
+                // The store names languages as the export and the transcript read them.
+                const qint64 row
+                    = beginRun(id, code, languageName(language), QStringLiteral("agent"));
                 if (row > 0)
                     m_openRuns.insert(id, row);
             });

@@ -116,8 +116,8 @@ void bindEditor(ConversationController *controller, EditorPane *pane, QWidget *a
     QObject::connect(agent,
                      &Agent::runStarted,
                      pane,
-                     [pane](const QString &id, const QString &language, const QString &code) {
-                         if (language == QLatin1String("python"))
+                     [pane](const QString &id, SandboxRun::Language language, const QString &code) {
+                         if (language == SandboxRun::Language::Python)
                              pane->addAttempt(code, id);
                      });
     QObject::connect(
