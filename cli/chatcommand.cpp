@@ -106,16 +106,10 @@ std::optional<int> openConversation(ConversationController &controller, const Ch
         return std::nullopt;
     }
     controller.newConversation(request.workspace);
-    QString problem;
-    QObject context;
-    QObject::connect(&controller,
-                     &ConversationController::storeProblem,
-                     &context,
-                     [&problem](const QString &message) { problem = message; });
-    const auto refused = controller.ensureSaved(ConversationInfo::titleFromPrompt(request.prompt));
-    if (refused != ConversationController::Refusal::None)
-        return failure(problem.isEmpty() ? QStringLiteral("the conversation could not be saved")
-                                         : problem);
+    const Result<bool> saved
+        = controller.ensureSaved(ConversationInfo::titleFromPrompt(request.prompt));
+    if (!saved)
+        return failure(saved.error());
     return std::nullopt;
 }
 

@@ -52,10 +52,4 @@ void killAndWait(QProcess *process, int timeoutMs)
     delete process;
 }
 
-int pending()
-{
-    QObject *parent = reaper();
-    return parent ? int(parent->children().size()) : 0;
-}
-
 } // namespace Sandcastle::ProcessReaper

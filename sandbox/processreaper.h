@@ -13,7 +13,4 @@ void reap(QProcess *process);
 // The waiting way, for the command line: cut, kill, wait up to `timeoutMs` and delete.
 void killAndWait(QProcess *process, int timeoutMs);
 
-// How many reaped processes have not finished yet (for tests).
-int pending();
-
 } // namespace Sandcastle::ProcessReaper

@@ -516,8 +516,7 @@ void SandboxSession::removeContainerAsync()
 {
     if (m_containerName.isEmpty())
         return;
-    const EngineCommand remove = m_engine->removeContainer(m_containerName);
-    QProcess::startDetached(remove.program, remove.arguments);
+    removeContainerInBackground(m_engine->removeContainer(m_containerName));
     m_containerName.clear();
 }
 

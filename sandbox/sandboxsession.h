@@ -67,7 +67,8 @@ Q_SIGNALS:
     void outputReady(Sandcastle::OutputStream stream, const QString &text);
     void finished(const Sandcastle::ExecutionResult &result);
     void errorOccurred(const QString &message);
-    // The container a stop()/release() removed is gone (or the engine gave up on it).
+    // A container the session removed is gone (or the engine gave up on it): after stop(),
+    // release(), or a kernel that died or never started.
     void stopped();
 
 private:

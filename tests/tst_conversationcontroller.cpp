@@ -1,5 +1,6 @@
 #include <app/agent/agent.h>
 #include <app/controller/conversationcontroller.h>
+#include <app/llm/modelerror.h>
 #include <app/store/conversationstore.h>
 #include <sandbox/sandboxsession.h>
 #include <support/fakeengine.h>
@@ -44,10 +45,8 @@ class TestConversationController : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY2(!qEnvironmentVariable("SANDCASTLE_SOURCE_DIR").isEmpty(),
-                 "SANDCASTLE_SOURCE_DIR is not set");
         QStandardPaths::setTestModeEnabled(true);
-        qputenv("FAKE_DOCKER_STATE", m_state.path().toUtf8());
+        QVERIFY2(useFakeEngine(m_state.path()), "SANDCASTLE_SOURCE_DIR is not set");
     }
 
     void cleanup() { qunsetenv("FAKE_DOCKER_SLOW"); }
@@ -132,8 +131,7 @@ private Q_SLOTS:
         QTemporaryDir folder;
         QVERIFY(controller.newConversation(folder.path()));
         QCOMPARE(controller.workspace(), QDir(folder.path()).absolutePath());
-        QCOMPARE(controller.ensureSaved(QStringLiteral("On a folder")),
-                 ConversationController::Refusal::None);
+        QVERIFY(controller.ensureSaved(QStringLiteral("On a folder")));
         const Result<ConversationInfo> stored
             = controller.store()->conversation(controller.conversationId());
         QVERIFY(stored);
@@ -143,10 +141,10 @@ private Q_SLOTS:
 
     void modelErrorsSayWhetherARetryCouldHelp()
     {
-        QVERIFY(ConversationController::isRetryable(QStringLiteral("rate_limited")));
-        QVERIFY(ConversationController::isRetryable(QStringLiteral("stalled")));
-        QVERIFY(!ConversationController::isRetryable(QStringLiteral("auth")));
-        QVERIFY(!ConversationController::isRetryable(QStringLiteral("quota")));
+        QVERIFY(worthAskingAgain(QStringLiteral("rate_limited")));
+        QVERIFY(worthAskingAgain(QStringLiteral("stalled")));
+        QVERIFY(!worthAskingAgain(QStringLiteral("auth")));
+        QVERIFY(!worthAskingAgain(QStringLiteral("quota")));
         FakeOpenAiServer server;
         QVERIFY(server.listen());
         server.enqueueError(401, R"({"error":{"message":"bad key"}})");
@@ -192,8 +190,7 @@ private Q_SLOTS:
         FakeOpenAiServer server;
         QVERIFY(server.listen());
         ConversationController controller(settingsFor(server));
-        QCOMPARE(controller.ensureSaved(QStringLiteral("busy one")),
-                 ConversationController::Refusal::None);
+        QVERIFY(controller.ensureSaved(QStringLiteral("busy one")));
         const QString id = controller.conversationId();
         QSignalSpy personDone(&controller, &ConversationController::personRunFinished);
         QVERIFY(controller.runPersonCode(QStringLiteral("import time; time.sleep(1)"),
@@ -242,8 +239,7 @@ private Q_SLOTS:
         FakeOpenAiServer server;
         QVERIFY(server.listen());
         ConversationController controller(settingsFor(server));
-        QCOMPARE(controller.ensureSaved(QStringLiteral("to delete")),
-                 ConversationController::Refusal::None);
+        QVERIFY(controller.ensureSaved(QStringLiteral("to delete")));
         const QString id = controller.conversationId();
         const QString workspace = controller.workspace();
         QVERIFY(QDir().mkpath(workspace));
@@ -274,8 +270,7 @@ private Q_SLOTS:
         FakeOpenAiServer server;
         QVERIFY(server.listen());
         ConversationController controller(settingsFor(server));
-        QCOMPARE(controller.ensureSaved(QStringLiteral("open one")),
-                 ConversationController::Refusal::None);
+        QVERIFY(controller.ensureSaved(QStringLiteral("open one")));
         const QString id = controller.conversationId();
         QSignalSpy switched(&controller, &ConversationController::conversationSwitched);
         QSignalSpy done(&controller, &ConversationController::deleteFinished);

@@ -60,10 +60,8 @@ class TestWindowResponsive : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY2(!qEnvironmentVariable("SANDCASTLE_SOURCE_DIR").isEmpty(),
-                 "SANDCASTLE_SOURCE_DIR is not set");
         QStandardPaths::setTestModeEnabled(true);
-        qputenv("FAKE_DOCKER_STATE", m_state.path().toUtf8());
+        QVERIFY2(useFakeEngine(m_state.path()), "SANDCASTLE_SOURCE_DIR is not set");
     }
 
     void cleanup() { qunsetenv("FAKE_DOCKER_SLOW"); }

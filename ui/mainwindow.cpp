@@ -90,7 +90,6 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     // Nothing configured yet (the default endpoint and no key): help the person start.
     if (this->settings().apiKey.isEmpty() && this->settings().baseUrl == AppSettings().baseUrl)
         showWelcome();
-    m_status->refresh();
     resize(1300, 800);
     restoreState();
     // Warm the sandbox as soon as the first frame is up, so that the first run does not wait
@@ -230,24 +229,18 @@ void MainWindow::bindController()
             &ConversationController::titleChanged,
             this,
             &MainWindow::showConversationTitle);
+    // The status line follows switches, runs and the agent by itself.
     connect(m_controller, &ConversationController::conversationSwitched, this, [this] {
         m_conversations->setCurrent(m_controller->isSaved() ? conversationId() : QString());
-        m_status->refresh();
     });
-    connect(m_controller,
-            &ConversationController::personRunFinished,
-            this,
-            [this](const ExecutionResult &result) {
-                notifyIfAway(result);
-                m_status->refresh();
-            });
+    connect(
+        m_controller, &ConversationController::personRunFinished, this, &MainWindow::notifyIfAway);
     connect(agent(),
             &Agent::toolResult,
             this,
             [this](const QString &, const ExecutionResult &result) { notifyIfAway(result); });
     connect(agent(), &Agent::finished, this, [this](const QString &status) {
         statusBar()->showMessage(tr("Agent: %1").arg(status), 5000);
-        m_status->refresh();
     });
 }
 
@@ -357,7 +350,6 @@ bool MainWindow::openConversation(const QString &id)
         statusBar()->showMessage(opened.error(), 8000);
         return false;
     }
-    m_status->refresh();
     return true;
 }
 
@@ -382,8 +374,7 @@ bool MainWindow::exportConversation(const QString &id, const QString &path, bool
 
 void MainWindow::newConversation()
 {
-    if (m_controller->newConversation())
-        m_status->refresh();
+    m_controller->newConversation();
 }
 
 void MainWindow::showConversationTitle(const QString &title)

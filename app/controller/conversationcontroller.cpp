@@ -2,6 +2,7 @@
 
 #include <app/agent/agent.h>
 #include <app/llm/chatclient.h>
+#include <app/llm/modelerror.h>
 #include <app/store/conversationexport.h>
 #include <app/store/conversationrecorder.h>
 #include <app/store/conversationremoval.h>
@@ -83,23 +84,12 @@ void ConversationController::bindAgent()
             });
     connect(
         m_agent, &Agent::errorOccurred, this, [this](const QString &code, const QString &message) {
-            Q_EMIT agentError(code, message, isRetryable(code));
+            Q_EMIT agentError(code, message, worthAskingAgain(code));
         });
     connect(m_agent, &Agent::finished, this, [this] {
         Q_EMIT usageChanged();         // the turn counter goes away
         Q_EMIT conversationsChanged(); // newest first, message counts
     });
-}
-
-bool ConversationController::isRetryable(const QString &errorCode)
-{
-    static const QStringList retryable{QStringLiteral("rate_limited"),
-                                       QStringLiteral("server_error"),
-                                       QStringLiteral("timeout"),
-                                       QStringLiteral("stalled"),
-                                       QStringLiteral("network"),
-                                       QStringLiteral("http_error")};
-    return retryable.contains(errorCode);
 }
 
 bool ConversationController::isBusy() const
@@ -173,25 +163,25 @@ void ConversationController::switchTo(const ConversationInfo &info,
     Q_EMIT usageChanged();
 }
 
-ConversationController::Refusal ConversationController::ensureSaved(const QString &titleHint)
+Result<bool> ConversationController::ensureSaved(const QString &titleHint)
 {
     if (m_saved)
-        return Refusal::None;
+        return Result<bool>::ok(true);
     if (!m_store->isOpen())
-        return Refusal::StoreFailed;
+        return Result<bool>::failure(m_storeError);
     if (m_title.isEmpty())
         setTitle(titleHint);
     const Result<ConversationInfo> created
         = m_store->create(m_conversationId, m_title, m_workspace, m_ownsWorkspace);
     if (!created) {
         Q_EMIT storeProblem(created.error());
-        return Refusal::StoreFailed;
+        return Result<bool>::failure(created.error());
     }
     m_saved = true;
     m_recorder->setConversationId(m_conversationId);
     rememberLast();
     Q_EMIT conversationsChanged();
-    return Refusal::None;
+    return Result<bool>::ok(true);
 }
 
 void ConversationController::setTitle(const QString &title)
@@ -239,13 +229,11 @@ ConversationController::deleteConversation(const QString &conversationId)
     const QString dataDir = m_settings.dataDir;
     const ConversationInfo &info = removed.value();
     QPointer<ConversationController> self(this);
-    ++m_pendingDeletions;
     blockingJobs()->start([self, engine, dataDir, info] {
         const Result<QString> left = ConversationRemoval::removeLeftovers(engine, dataDir, info);
         QMetaObject::invokeMethod(QCoreApplication::instance(), [self, info, left] {
             if (!self)
                 return;
-            --self->m_pendingDeletions;
             Q_EMIT self->deleteFinished(info.id, bool(left), left ? left.value() : left.error());
         });
     });

@@ -33,7 +33,7 @@ class ConversationController : public QObject
     Q_OBJECT
 public:
     enum class Language { Python, Shell };
-    enum class Refusal { None, Busy, NotSaved, StoreFailed };
+    enum class Refusal { None, Busy, StoreFailed };
     Q_ENUM(Refusal)
 
     explicit ConversationController(const AppSettings &settings, QObject *parent = nullptr);
@@ -67,8 +67,8 @@ public:
     // The conversation opened last time (settings), if it is still stored.
     bool openLastConversation();
     // Gives the conversation its row in the store now (it gets one anyway at its first prompt
-    // or run), titled `titleHint` unless it has a title.
-    Refusal ensureSaved(const QString &titleHint);
+    // or run), titled `titleHint` unless it has a title. A failure is also told as storeProblem().
+    Result<bool> ensureSaved(const QString &titleHint);
     void setTitle(const QString &title);
     // Records what the conversation is had with (model, endpoint; never the key).
     void recordModelSettings();
@@ -101,9 +101,6 @@ public:
     // this returns (the command line, which exits next).
     enum class ShutDownMode { Async, Wait };
     void shutDown(ShutDownMode mode);
-
-    // The model error codes worth asking again for: the server was busy, down or cut off.
-    static bool isRetryable(const QString &errorCode);
 
 Q_SIGNALS:
     // Now on another conversation (new or opened): panes reload from `messages`.
@@ -149,7 +146,6 @@ private:
     bool m_tellAgent = true;
     QString m_personCode;
     UsageTotals m_usage;
-    int m_pendingDeletions = 0;
 };
 
 } // namespace Sandcastle

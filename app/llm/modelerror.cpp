@@ -1,5 +1,7 @@
 #include "modelerror.h"
 
+#include <QStringList>
+
 #include <base/jsonfields.h>
 
 namespace Sandcastle {
@@ -117,6 +119,17 @@ ModelError classifyHttpError(int status, const QByteArray &body, const QString &
         }
     }
     return e;
+}
+
+bool worthAskingAgain(const QString &errorCode)
+{
+    static const QStringList codes{QStringLiteral("rate_limited"),
+                                   QStringLiteral("server_error"),
+                                   QStringLiteral("timeout"),
+                                   QStringLiteral("stalled"),
+                                   QStringLiteral("network"),
+                                   QStringLiteral("http_error")};
+    return codes.contains(errorCode);
 }
 
 } // namespace Sandcastle

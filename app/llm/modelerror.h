@@ -22,4 +22,9 @@ QString errorCodeFromBody(const QByteArray &body);
 
 ModelError classifyHttpError(int status, const QByteArray &body, const QString &model);
 
+// Whether a person asking again (after the automatic retries gave up) could help: the server
+// was busy, down or cut off (rate_limited, server_error, timeout, stalled, network,
+// http_error), not a refused key, a missing model or a bad request.
+bool worthAskingAgain(const QString &errorCode);
+
 } // namespace Sandcastle

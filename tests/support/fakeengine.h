@@ -15,6 +15,14 @@ inline QString fakeDockerPath()
            + QStringLiteral("/tests/support/fake-docker");
 }
 
+// Points the fake engine at `stateDir` for its containers; false when the source tree (where
+// the fake and the kernel are) is not known.
+inline bool useFakeEngine(const QString &stateDir)
+{
+    qputenv("FAKE_DOCKER_STATE", stateDir.toUtf8());
+    return !qEnvironmentVariable("SANDCASTLE_SOURCE_DIR").isEmpty();
+}
+
 // Settings for a conversation on the fake model server and the fake engine.
 inline AppSettings fakeEngineSettings(const FakeOpenAiServer &server, const QString &dataDir)
 {
