@@ -6,7 +6,6 @@
 #include <app/appsettings.h>
 #include <app/controller/conversationcontroller.h>
 #include <app/llm/providers.h>
-#include <app/store/conversationremoval.h>
 #include <app/store/conversationstore.h>
 #include <sandbox/containerengine.h>
 
