@@ -89,6 +89,25 @@
         <source>Expand</source>
         <translation>Aufklappen</translation>
     </message>
+    <message>
+        <source>Sandcastle — %1</source>
+        <translation>Sandcastle — %1</translation>
+    </message>
+    <message>
+        <source>Open as text</source>
+        <translation>Als Text öffnen</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::CodeEditor</name>
+    <message>
+        <source># Not shown: this code has a line of more than %L1 characters, too long to show
+# and edit here. The transcript has it whole (right-click, Open as text).
+</source>
+        <translation># Nicht angezeigt: Dieser Code hat eine Zeile mit mehr als %L1 Zeichen, zu lang, um sie
+# hier anzuzeigen und zu bearbeiten. Der Verlauf enthält ihn ganz (Rechtsklick, Als Text öffnen).
+</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::CommandPalette</name>
@@ -458,10 +477,6 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
     <message>
         <source>sandbox restarted with the new settings</source>
         <translation>Sandbox mit den neuen Einstellungen neu gestartet</translation>
-    </message>
-    <message>
-        <source>This conversation is not being saved: %1</source>
-        <translation>Dieses Gespräch wird nicht gespeichert: %1</translation>
     </message>
     <message>
         <source>Stop the agent or the run before switching conversations.</source>
@@ -852,6 +867,25 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
     </message>
 </context>
 <context>
+    <name>Sandcastle::TextViewer</name>
+    <message>
+        <source>Save as…</source>
+        <translation>Speichern unter…</translation>
+    </message>
+    <message>
+        <source>Save as</source>
+        <translation>Speichern unter</translation>
+    </message>
+    <message>
+        <source>Not saved</source>
+        <translation>Nicht gespeichert</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>%1 konnte nicht geschrieben werden: %2</translation>
+    </message>
+</context>
+<context>
     <name>Sandcastle::TranscriptDelegate</name>
     <message>
         <source>running…</source>
@@ -919,6 +953,38 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
     <message>
         <source>Show reasoning</source>
         <translation>Überlegungen zeigen</translation>
+    </message>
+    <message>
+        <source>Long text: %1 of %2 table rows shown</source>
+        <translation>Langer Text: %1 von %2 Tabellenzeilen angezeigt</translation>
+    </message>
+    <message>
+        <source>Long text: %1 of %2 characters shown</source>
+        <translation>Langer Text: %1 von %2 Zeichen angezeigt</translation>
+    </message>
+    <message>
+        <source>Long reasoning: %1 of %2 characters shown</source>
+        <translation>Lange Überlegung: %1 von %2 Zeichen angezeigt</translation>
+    </message>
+    <message>
+        <source>Show all</source>
+        <translation>Alles anzeigen</translation>
+    </message>
+    <message>
+        <source>Open as text</source>
+        <translation>Als Text öffnen</translation>
+    </message>
+    <message>
+        <source>Save as…</source>
+        <translation>Speichern unter…</translation>
+    </message>
+    <message>
+        <source>Open table as CSV</source>
+        <translation>Tabelle als CSV öffnen</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
     </message>
 </context>
 <context>

@@ -89,6 +89,25 @@
         <source>Expand</source>
         <translation>Déplier</translation>
     </message>
+    <message>
+        <source>Sandcastle — %1</source>
+        <translation>Sandcastle — %1</translation>
+    </message>
+    <message>
+        <source>Open as text</source>
+        <translation>Ouvrir comme texte</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::CodeEditor</name>
+    <message>
+        <source># Not shown: this code has a line of more than %L1 characters, too long to show
+# and edit here. The transcript has it whole (right-click, Open as text).
+</source>
+        <translation># Non affiché : ce code a une ligne de plus de %L1 caractères, trop longue pour être
+# affichée et modifiée ici. La conversation le contient en entier (clic droit, Ouvrir comme texte).
+</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::CommandPalette</name>
@@ -458,10 +477,6 @@ dernière modification %2 · %n messages</numerusform>
     <message>
         <source>sandbox restarted with the new settings</source>
         <translation>bac à sable redémarré avec les nouveaux paramètres</translation>
-    </message>
-    <message>
-        <source>This conversation is not being saved: %1</source>
-        <translation>Cette conversation n&apos;est pas enregistrée : %1</translation>
     </message>
     <message>
         <source>Stop the agent or the run before switching conversations.</source>
@@ -852,6 +867,25 @@ dernière modification %2 · %n messages</numerusform>
     </message>
 </context>
 <context>
+    <name>Sandcastle::TextViewer</name>
+    <message>
+        <source>Save as…</source>
+        <translation>Enregistrer sous…</translation>
+    </message>
+    <message>
+        <source>Save as</source>
+        <translation>Enregistrer sous</translation>
+    </message>
+    <message>
+        <source>Not saved</source>
+        <translation>Non enregistré</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>Impossible d’écrire %1 : %2</translation>
+    </message>
+</context>
+<context>
     <name>Sandcastle::TranscriptDelegate</name>
     <message>
         <source>running…</source>
@@ -919,6 +953,38 @@ dernière modification %2 · %n messages</numerusform>
     <message>
         <source>Show reasoning</source>
         <translation>Afficher le raisonnement</translation>
+    </message>
+    <message>
+        <source>Long text: %1 of %2 table rows shown</source>
+        <translation>Texte long : %1 lignes de tableau affichées sur %2</translation>
+    </message>
+    <message>
+        <source>Long text: %1 of %2 characters shown</source>
+        <translation>Texte long : %1 caractères affichés sur %2</translation>
+    </message>
+    <message>
+        <source>Long reasoning: %1 of %2 characters shown</source>
+        <translation>Raisonnement long : %1 caractères affichés sur %2</translation>
+    </message>
+    <message>
+        <source>Show all</source>
+        <translation>Tout afficher</translation>
+    </message>
+    <message>
+        <source>Open as text</source>
+        <translation>Ouvrir comme texte</translation>
+    </message>
+    <message>
+        <source>Save as…</source>
+        <translation>Enregistrer sous…</translation>
+    </message>
+    <message>
+        <source>Open table as CSV</source>
+        <translation>Ouvrir le tableau en CSV</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
     </message>
 </context>
 <context>

@@ -20,6 +20,9 @@ Agent::Agent(ModelClient *client, SandboxSession *session, AgentOptions options,
     , m_options(std::move(options))
     , m_codeBlockMode(m_options.toolMode == AgentOptions::ToolMode::CodeBlocks)
 {
+    m_codeFrame.setSingleShot(true);
+    m_codeFrame.setInterval(16);
+    connect(&m_codeFrame, &QTimer::timeout, this, &Agent::showStreamingCode);
     connectClient(client);
     connect(session,
             &SandboxSession::outputReady,
@@ -56,11 +59,12 @@ void Agent::connectClient(ModelClient *client)
         client, &ModelClient::toolArgumentsDelta, this, [this](int index, const QString &fragment) {
             if (!m_running)
                 return;
-            QString &args = m_streamingArgs[index];
-            args += fragment;
-            const QString code = partialJsonStringField(args, QStringLiteral("code"));
-            if (!code.isNull())
-                Q_EMIT toolCodeChanged(m_streamingIds.value(index), code);
+            m_streamingArgs[index] += fragment;
+            // Shown at most once a frame: reading the code out of the arguments costs as much as
+            // they are long, and a model may send a megabyte of them in a thousand pieces.
+            m_codeChanged.insert(index);
+            if (!m_codeFrame.isActive())
+                m_codeFrame.start();
         });
     connect(client, &ModelClient::finished, this, &Agent::onCompletion);
     connect(client,
@@ -71,6 +75,19 @@ void Agent::connectClient(ModelClient *client)
                     Q_EMIT retrying(attempt, delayMs, reason);
             });
     connect(client, &ModelClient::errorOccurred, this, &Agent::onClientError);
+}
+
+void Agent::showStreamingCode()
+{
+    const QSet<int> changed = std::exchange(m_codeChanged, {});
+    if (!m_running)
+        return;
+    for (const int index : changed) {
+        const QString code
+            = partialJsonStringField(m_streamingArgs.value(index), QStringLiteral("code"));
+        if (!code.isNull())
+            Q_EMIT toolCodeChanged(m_streamingIds.value(index), code);
+    }
 }
 
 void Agent::onClientError(const QString &code, const QString &message)
@@ -257,6 +274,7 @@ void Agent::requestModel()
     ++m_turns;
     m_streamingIds.clear();
     m_streamingArgs.clear();
+    m_codeChanged.clear();
     const QList<ToolSpec> tools = m_codeBlockMode ? QList<ToolSpec>() : m_tools.specs();
     if (m_options.contextTokens <= 0) {
         m_budget.noteEstimate(0);
@@ -299,6 +317,9 @@ void Agent::onCompletion(const Completion &received)
 {
     if (!m_running)
         return;
+    // The calls are complete: their code is shown whole from here, never a part of it again.
+    m_codeChanged.clear();
+    m_codeFrame.stop();
     Completion completion = received;
     if (completion.usage.isKnown()) {
         m_budget.addUsage(completion.usage);

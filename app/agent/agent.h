@@ -12,6 +12,8 @@
 #include <QObject>
 #include <QPointer>
 #include <QQueue>
+#include <QSet>
+#include <QTimer>
 
 #include <optional>
 
@@ -128,6 +130,7 @@ private:
     void finish(const QString &status);
     void stopAtLimit(const QString &limit, const QString &status, const QString &message);
     void appendMessage(const Message &message);
+    void showStreamingCode();
 
     QPointer<ModelClient> m_client;
     QPointer<SandboxSession> m_session;
@@ -138,6 +141,8 @@ private:
     QQueue<ToolCall> m_pendingCalls;
     QHash<int, QString> m_streamingIds;
     QHash<int, QString> m_streamingArgs;
+    QSet<int> m_codeChanged; // calls whose streaming code is not shown yet
+    QTimer m_codeFrame;
     QString m_activeToolId; // the sandbox run under way
     QString m_hostCallId;   // the host tool call under way
     quint64 m_hostCalls = 0;

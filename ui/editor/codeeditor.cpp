@@ -33,16 +33,46 @@ CodeEditor::CodeEditor(QWidget *parent)
     SendScintilla(SCI_SETSCROLLWIDTHTRACKING, 1);
 }
 
+qsizetype CodeEditor::longestLine(QStringView text)
+{
+    qsizetype longest = 0;
+    for (qsizetype at = 0; at <= text.size();) {
+        qsizetype eol = text.indexOf(QLatin1Char('\n'), at);
+        if (eol < 0)
+            eol = text.size();
+        longest = std::max(longest, eol - at);
+        at = eol + 1;
+    }
+    return longest;
+}
+
+void CodeEditor::setText(const QString &text)
+{
+    if (longestLine(text) <= LongestShownLine) {
+        QsciScintilla::setText(text);
+        return;
+    }
+    QsciScintilla::setText(
+        tr("# Not shown: this code has a line of more than %L1 characters, too long to show\n"
+           "# and edit here. The transcript has it whole (right-click, Open as text).\n")
+            .arg(LongestShownLine));
+}
+
 void CodeEditor::showStreamingCode(const QString &code)
 {
     const bool wasReadOnly = isReadOnly();
     setReadOnly(false);
-    // Appending keeps the view still while the code grows; replace only when it diverged.
-    const QString current = text();
-    if (code.startsWith(current) && !current.isEmpty())
-        append(code.mid(current.size()));
-    else
+    // Appending keeps the view still while the code grows; replace only when it diverged. What
+    // was shown is remembered rather than read back: reading a megabyte out of the editor on
+    // every piece of a stream would cost as much as the stream is long, each time.
+    const bool grows = !m_streamed.isEmpty() && code.startsWith(m_streamed);
+    const bool noteShown = grows && longestLine(m_streamed) > LongestShownLine;
+    if (grows && length() == m_streamedLength && longestLine(code) <= LongestShownLine)
+        append(code.mid(m_streamed.size()));
+    else if (!noteShown) // else the note that it is not shown stays
         setText(code);
+    m_streamed = code;
+    m_streamedLength = length();
     setReadOnly(wasReadOnly);
     const int last = lines() - 1;
     ensureLineVisible(last < 0 ? 0 : last);
