@@ -1,6 +1,8 @@
 #include "chatpane.h"
 
+#include "markdowntable.h"
 #include "promptedit.h"
+#include "textviewer.h"
 #include "transcriptdelegate.h"
 #include "transcriptmodel.h"
 #include <ui/icons.h>
@@ -71,6 +73,19 @@ void ChatPane::setUpTranscript()
         if (url.scheme() == QLatin1String("https") || url.scheme() == QLatin1String("http"))
             QDesktopServices::openUrl(url);
     });
+    connect(m_delegate, &TranscriptDelegate::openAsTextRequested, this, &ChatPane::openAsText);
+    connect(m_delegate, &TranscriptDelegate::saveAsRequested, this, [this](const QModelIndex &i) {
+        TextViewer::saveAs(this, i.data(TranscriptModel::TextRole).toString(), suggestedName(i));
+    });
+    connect(m_delegate,
+            &TranscriptDelegate::openTableAsCsvRequested,
+            this,
+            [this](const QModelIndex &index, qsizetype tableStart) {
+                const QString csv = MarkdownTable::toCsv(
+                    index.data(TranscriptModel::TextRole).toString(), tableStart);
+                if (!csv.isEmpty())
+                    Q_EMIT tableAsCsvRequested(csv);
+            });
     auto *copy = new QShortcut(QKeySequence::Copy, m_view, nullptr, nullptr, Qt::WidgetShortcut);
     connect(copy, &QShortcut::activated, this, &ChatPane::copyCurrent);
     auto *toggle = new QShortcut(Qt::Key_Space, m_view, nullptr, nullptr, Qt::WidgetShortcut);
@@ -203,6 +218,28 @@ void ChatPane::copyCurrent()
         QApplication::clipboard()->setText(index.data(TranscriptModel::TextRole).toString());
 }
 
+QString ChatPane::suggestedName(const QModelIndex &index)
+{
+    const auto kind = index.data(TranscriptModel::KindRole).value<TranscriptModel::Kind>();
+    if (kind == TranscriptModel::Kind::Assistant)
+        return QStringLiteral("answer.md");
+    if (kind == TranscriptModel::Kind::Tool)
+        return TranscriptModel::runsCode(index.data(TranscriptModel::ToolNameRole).toString())
+                   ? QStringLiteral("code.py")
+                   : QStringLiteral("arguments.txt");
+    return QStringLiteral("message.txt");
+}
+
+void ChatPane::openAsText(const QModelIndex &index)
+{
+    if (!index.isValid())
+        return;
+    auto *viewer = new TextViewer(tr("Sandcastle — %1").arg(suggestedName(index)),
+                                  index.data(TranscriptModel::TextRole).toString(),
+                                  this);
+    viewer->show();
+}
+
 void ChatPane::showContextMenu(const QPoint &pos)
 {
     const QModelIndex index = m_view->indexAt(pos);
@@ -216,6 +253,7 @@ void ChatPane::showContextMenu(const QPoint &pos)
                    &ChatPane::copyCurrent);
     menu.addAction(
         tr("Copy all"), this, [this] { QApplication::clipboard()->setText(m_model->plainText()); });
+    menu.addAction(tr("Open as text"), this, [this, index] { openAsText(index); });
     if (kind == TranscriptModel::Kind::Tool) {
         const QString tool = index.data(TranscriptModel::ToolNameRole).toString();
         if (TranscriptModel::runsCode(tool))

@@ -61,6 +61,8 @@ Q_SIGNALS:
     void openInEditorRequested(const QString &callId, const QString &tool, const QString &code);
     // Files dropped on the pane (local paths), to copy into the workspace.
     void filesDropped(const QStringList &paths);
+    // "Open table as CSV" under a long answer: the table, to put in the workspace and show.
+    void tableAsCsvRequested(const QString &csv);
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
@@ -72,6 +74,8 @@ private:
     void copyCurrent();
     void showContextMenu(const QPoint &pos);
     void openInEditor(const QModelIndex &index);
+    void openAsText(const QModelIndex &index);
+    static QString suggestedName(const QModelIndex &index);
 
     TranscriptModel *m_model = nullptr;
     QListView *m_view = nullptr;

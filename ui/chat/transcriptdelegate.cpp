@@ -14,7 +14,12 @@ TranscriptDelegate::TranscriptDelegate(QAbstractItemView *view)
     : QStyledItemDelegate(view)
     , m_view(view)
     , m_cache(256)
-{}
+{
+    // Zero: the next turn of the event loop, after the input and paint events waiting.
+    m_nextTurn.setSingleShot(true);
+    m_nextTurn.setInterval(0);
+    connect(&m_nextTurn, &QTimer::timeout, this, &TranscriptDelegate::renderPending);
+}
 
 TranscriptDelegate::~TranscriptDelegate() = default;
 
@@ -22,6 +27,7 @@ void TranscriptDelegate::clearCache()
 {
     m_cache.clear();
     m_heights.clear();
+    m_pending.clear();
 }
 
 int TranscriptDelegate::contentWidth() const
@@ -46,10 +52,75 @@ const TranscriptRowLayout &TranscriptDelegate::rendered(const QModelIndex &index
     }
     style.font = m_view->font();
     style.palette = m_view->palette();
+    m_budget.allows(); // opens the turn
+    m_nextTurn.start();
     TranscriptRowLayout *row
-        = TranscriptRowLayout::build(index, style, previous, &m_renderedChunks).release();
+        = TranscriptRowLayout::build(index, style, previous, m_budget, &m_renderedChunks).release();
+    const auto known = m_heights.constFind(index.row());
+    if (known != m_heights.constEnd() && known->height != row->height) {
+        m_heights.insert(index.row(), {row->revision, row->width, row->dark, row->height});
+        m_resized.insert(index.row()); // told on the next turn, not while the view lays out
+    }
+    if (row->hasPending())
+        m_pending.insert(index.row());
+    else
+        m_pending.remove(index.row());
     m_cache.insert(index.row(), row);
     return *row;
+}
+
+QRect TranscriptDelegate::wholeRect(const QModelIndex &index) const
+{
+    // QListView's rectangles are at most 32,767 pixels tall; its rows are as tall as they are.
+    const QRect at = m_view->visualRect(index);
+    const auto known = m_heights.constFind(index.row());
+    return known == m_heights.constEnd() ? at
+                                         : QRect(at.topLeft(), QSize(at.width(), known->height));
+}
+
+void TranscriptDelegate::renderPending()
+{
+    m_budget.close();
+    QAbstractItemModel *model = m_view->model();
+    const QSet<int> resized = std::exchange(m_resized, {});
+    for (const int row : resized)
+        Q_EMIT sizeHintChanged(model->index(row, 0));
+    if (m_pending.isEmpty())
+        return;
+    const QRect viewport = m_view->viewport()->rect();
+    // The rows on screen first.
+    QList<int> rows = m_pending.values();
+    const auto shows = [&](int row) {
+        return wholeRect(model->index(row, 0)).intersects(viewport);
+    };
+    std::sort(rows.begin(), rows.end(), [&](int a, int b) {
+        const bool aShows = shows(a);
+        const bool bShows = shows(b);
+        return aShows != bShows ? aShows : a < b;
+    });
+    for (const int row : rows) {
+        TranscriptRowLayout *layout = m_cache.object(row);
+        const QModelIndex index = model->index(row, 0);
+        if (!layout || !index.isValid()) {
+            m_pending.remove(row); // forgotten: laid out anew when it is needed
+            continue;
+        }
+        if (!m_budget.allows())
+            break;
+        const QRect at = wholeRect(index);
+        if (layout->renderPending(
+                m_budget, viewport.intersected(at).translated(-at.topLeft()), &m_renderedChunks)) {
+            m_heights.insert(row, {layout->revision, layout->width, layout->dark, layout->height});
+            Q_EMIT sizeHintChanged(index);
+        }
+        m_view->viewport()->update(at.intersected(viewport));
+        if (!layout->hasPending())
+            m_pending.remove(row);
+    }
+    if (m_pending.isEmpty())
+        Q_EMIT renderingFinished();
+    else
+        m_nextTurn.start();
 }
 
 QSize TranscriptDelegate::sizeHint(const QStyleOptionViewItem &, const QModelIndex &index) const
@@ -112,6 +183,19 @@ bool TranscriptDelegate::editorEvent(QEvent *event,
         return true;
     case Hit::Link:
         Q_EMIT linkActivated(link);
+        return true;
+    case Hit::ShowAll:
+        if (auto *transcript = qobject_cast<TranscriptModel *>(model))
+            transcript->setShowAll(index.row());
+        return true;
+    case Hit::OpenAsText:
+        Q_EMIT openAsTextRequested(index);
+        return true;
+    case Hit::SaveAs:
+        Q_EMIT saveAsRequested(index);
+        return true;
+    case Hit::OpenTableAsCsv:
+        Q_EMIT openTableAsCsvRequested(index, rendered(index).body.hiddenTable);
         return true;
     case Hit::None:
         break;

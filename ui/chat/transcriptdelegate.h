@@ -1,10 +1,13 @@
 #pragma once
 
+#include "renderbudget.h"
 #include "transcriptrowlayout.h"
 
 #include <QCache>
 #include <QHash>
+#include <QSet>
 #include <QStyledItemDelegate>
+#include <QTimer>
 
 class QAbstractItemView;
 
@@ -15,6 +18,10 @@ namespace Sandcastle {
 // errors as banners with a Retry button. Rows are laid out by TranscriptRowLayout (cached by
 // row and revision, so a repaint re-lays out only what changed) and painted by
 // TranscriptPainter; the delegate turns clicks into the signals below.
+//
+// No turn of the event loop renders more text than its RenderBudget (a frame's worth): what is
+// left waits in its row, shown at an estimated height, and is rendered on the turns after
+// (what is on screen first), the window answering input in between.
 class TranscriptDelegate : public QStyledItemDelegate
 {
     Q_OBJECT
@@ -35,11 +42,20 @@ public:
     // Forgets what was rendered (rows reset or the look changed).
     void clearCache();
 
-    // How many Markdown pieces were rendered (not reused) since the delegate was made.
+    // How many pieces were rendered (not reused) since the delegate was made.
     int renderedChunks() const { return m_renderedChunks; }
+    // Whether pieces wait to be rendered.
+    bool isRendering() const { return !m_pending.isEmpty(); }
 
 Q_SIGNALS:
     void openInEditorRequested(const QModelIndex &index);
+    // The ways through a long text's cut (the row's text, whole).
+    void openAsTextRequested(const QModelIndex &index);
+    void saveAsRequested(const QModelIndex &index);
+    // `tableStart`: where the table's header row starts in the row's text.
+    void openTableAsCsvRequested(const QModelIndex &index, qsizetype tableStart);
+    // Every piece waiting to be rendered is.
+    void renderingFinished();
     void retryRequested();
     void linkActivated(const QString &url);
 
@@ -53,6 +69,10 @@ private:
     // The row laid out at the view's current width and palette.
     const TranscriptRowLayout &rendered(const QModelIndex &index) const;
     int contentWidth() const;
+    // Where a row is in the viewport, however tall.
+    QRect wholeRect(const QModelIndex &index) const;
+    // Renders waiting pieces for one turn's budget; again on the next turn while any wait.
+    void renderPending();
 
     QAbstractItemView *m_view = nullptr;
     // Rendered documents of the rows last painted or measured (bounded), and the height of
@@ -68,6 +88,10 @@ private:
     };
     mutable QHash<int, Height> m_heights;
     mutable int m_renderedChunks = 0;
+    mutable RenderBudget m_budget;
+    mutable QSet<int> m_pending; // rows with pieces left to render
+    mutable QSet<int> m_resized; // rows laid out anew at another height than the view knows
+    mutable QTimer m_nextTurn;
 };
 
 } // namespace Sandcastle

@@ -58,6 +58,8 @@ QVariant TranscriptModel::data(const QModelIndex &index, int role) const
         return e.reasoning;
     case ExpandedRole:
         return e.expanded;
+    case ShowAllRole:
+        return e.showAll;
     case StreamingRole:
         return e.streaming;
     case ToolNameRole:
@@ -95,7 +97,8 @@ QHash<int, QByteArray> TranscriptModel::roleNames() const
             {DurationRole, "durationMs"},
             {FilesRole, "files"},
             {RetryableRole, "retryable"},
-            {RevisionRole, "revision"}};
+            {RevisionRole, "revision"},
+            {ShowAllRole, "showAll"}};
 }
 
 void TranscriptModel::append(Entry entry)
@@ -255,6 +258,15 @@ void TranscriptModel::toggleExpanded(int row)
 {
     if (row >= 0 && row < m_entries.size())
         setExpanded(row, !m_entries[row].expanded);
+}
+
+void TranscriptModel::setShowAll(int row)
+{
+    if (row < 0 || row >= m_entries.size() || m_entries[row].showAll)
+        return;
+    m_entries[row].showAll = true;
+    markDirty(row);
+    flush();
 }
 
 void TranscriptModel::clear()

@@ -41,6 +41,7 @@ public:
         FilesRole,     // the files the run made or changed
         RetryableRole, // error only
         RevisionRole,  // changes whenever anything shown changes (for caches)
+        ShowAllRole,   // a long text is shown whole, past the display limits
     };
 
     explicit TranscriptModel(QObject *parent = nullptr);
@@ -68,6 +69,8 @@ public:
     void addNotice(const QString &message);
     void setExpanded(int row, bool expanded);
     void toggleExpanded(int row);
+    // Shows a long text whole (rendered in the background, piece by piece).
+    void setShowAll(int row);
     void clear();
     // A stored conversation (Chat Completions messages) as it looked when it was had.
     void loadHistory(const nlohmann::json &messages);
@@ -94,6 +97,7 @@ private:
         QString text;
         QString reasoning;
         bool expanded = false;
+        bool showAll = false;
         bool streaming = false;
         QString toolName;
         QString callId;

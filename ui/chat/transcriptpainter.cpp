@@ -50,10 +50,10 @@ TranscriptPainter::TranscriptPainter(QPainter *painter,
     , m_error(statusColour(QStringLiteral("error"), row.dark))
     , m_notice(statusColour(QStringLiteral("running"), row.dark))
 {
-    // A long answer or an open card lays out only the blocks that show.
-    const QRect shown = visible.intersected(option.rect);
-    m_visible = shown.isEmpty() ? QRect(QPoint(0, 0), option.rect.size())
-                                : shown.translated(-option.rect.topLeft());
+    // Only what shows is drawn. The row is as tall as its layout says: QListView spaces rows by
+    // their full height but gives the delegate a rectangle of at most 32,767 pixels.
+    const QRect whole(option.rect.topLeft(), QSize(option.rect.width(), row.height));
+    m_visible = visible.intersected(whole).translated(-option.rect.topLeft());
 }
 
 void TranscriptPainter::paint()
@@ -194,30 +194,64 @@ void TranscriptPainter::drawDocument(QTextDocument *doc, const QRect &rect, cons
     m_painter->restore();
 }
 
+void TranscriptPainter::paintSection(const TranscriptRowLayout::Section &section,
+                                     const QColor &colour)
+{
+    for (const TranscriptRowLayout::Chunk &chunk : section.chunks) {
+        const QRect at = m_row.chunkRect(section, chunk);
+        if (chunk.doc) {
+            drawDocument(chunk.doc.get(), at, colour);
+        } else if (at.intersects(m_visible)) {
+            // Its place, until its turn to be rendered comes (a frame or two).
+            m_painter->setPen(m_muted);
+            m_painter->drawText(at, Qt::AlignLeft | Qt::AlignTop, TranscriptDelegate::tr("…"));
+        }
+    }
+}
+
 void TranscriptPainter::paintDocuments()
 {
-    if (m_row.reasoning) {
-        const QRect &at = m_row.reasoningRect;
+    if (!m_row.reasoning.chunks.empty()) {
+        const QRect &at = m_row.reasoning.rect;
         m_painter->setPen(mixColours(m_base, m_text, 0.25));
         m_painter->drawLine(
             at.left() - Padding / 2, at.top(), at.left() - Padding / 2, at.bottom());
-        drawDocument(m_row.reasoning.get(), at, m_muted);
+        paintSection(m_row.reasoning, m_muted);
     }
-    for (const TranscriptRowLayout::Chunk &chunk : m_row.chunks)
-        drawDocument(
-            chunk.doc.get(), m_row.chunkRect(chunk), m_kind == Kind::Error ? m_error : m_text);
+    paintSection(m_row.body, m_kind == Kind::Error ? m_error : m_text);
 }
 
-// "… 12 more lines" under a cut card, and the files a run made.
+// "… 12 more lines" under a cut card, what of a long text shows and the ways to the rest, and
+// the files a run made.
 void TranscriptPainter::paintFooter()
 {
     const QFontMetrics fm(m_option.font);
-    const QRect &body = m_row.body;
     if (!m_row.moreLines.isEmpty()) {
         m_painter->setPen(m_muted);
-        m_painter->drawText(QRect(body.left(), body.bottom() + Gap, body.width(), fm.height()),
+        m_painter->drawText(m_row.moreLinesRect, Qt::AlignLeft | Qt::AlignVCenter, m_row.moreLines);
+    }
+    if (!m_row.cutNote.isEmpty()) {
+        m_painter->setPen(m_muted);
+        m_painter->drawText(m_row.cutRect,
                             Qt::AlignLeft | Qt::AlignVCenter,
-                            m_row.moreLines);
+                            fm.elidedText(m_row.cutNote, Qt::ElideRight, m_row.cutRect.width()));
+        const QColor link = m_option.palette.color(QPalette::Link);
+        const QColor ground = mixColours(m_base, link, 0.10);
+        const std::pair<QRect, QString> buttons[] = {
+            {m_row.showAll, TranscriptDelegate::tr("Show all")},
+            {m_row.openAsText, TranscriptDelegate::tr("Open as text")},
+            {m_row.saveAs, TranscriptDelegate::tr("Save as…")},
+            {m_row.openTableAsCsv, TranscriptDelegate::tr("Open table as CSV")},
+        };
+        for (const auto &[rect, label] : buttons) {
+            if (!rect.isValid())
+                continue;
+            m_painter->setPen(Qt::NoPen);
+            m_painter->setBrush(ground);
+            m_painter->drawRoundedRect(QRectF(rect), 4, 4);
+            m_painter->setPen(link);
+            m_painter->drawText(rect, Qt::AlignCenter, label);
+        }
     }
     if (m_row.filesRect.isValid()) {
         m_painter->setPen(m_muted);

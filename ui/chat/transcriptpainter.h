@@ -1,6 +1,7 @@
 #pragma once
 
 #include "transcriptmodel.h"
+#include "transcriptrowlayout.h"
 
 #include <QColor>
 #include <QRect>
@@ -11,8 +12,6 @@ class QStyleOptionViewItem;
 class QTextDocument;
 
 namespace Sandcastle {
-
-class TranscriptRowLayout;
 
 // Paints one laid-out transcript row: its frame (a tinted bubble for the person, a bordered card
 // for a tool, a banner for an error or a note; the answer sits on the plain ground), the header
@@ -34,6 +33,7 @@ private:
     QRect paintToolStatus(QRect header);
     void paintHeader();
     void paintButtons();
+    void paintSection(const TranscriptRowLayout::Section &section, const QColor &colour);
     void paintDocuments();
     void drawDocument(QTextDocument *doc, const QRect &rect, const QColor &colour);
     void paintFooter();

@@ -1,16 +1,12 @@
 #include "transcriptrowlayout.h"
 
-#include "markdownchunker.h"
+#include "renderbudget.h"
 #include "transcriptdelegate.h"
 #include "transcriptmodel.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
-#include <QFontDatabase>
-#include <QRegularExpression>
-#include <QSyntaxHighlighter>
-#include <QTextBlock>
-#include <QTextCursor>
+#include <QLocale>
 #include <QTextDocument>
 
 #include <cmath>
@@ -48,114 +44,41 @@ QString durationText(qint64 ms)
     return TranscriptDelegate::tr("%1 s").arg(ms / 1000.0, 0, 'f', 1);
 }
 
-// A document that never loads anything: an image or a link in the model's Markdown must not
-// make the window read a file of the person's or reach the network.
-class InertDocument : public QTextDocument
+using Look = PieceRenderer::Look;
+
+MarkdownSplitter::Mode modeOf(Look look)
 {
-public:
-    using QTextDocument::QTextDocument;
-
-protected:
-    QVariant loadResource(int, const QUrl &) override { return {}; }
-};
-
-// Colours Python and shell code: in the whole document (a tool card) or only in Markdown's
-// fenced code blocks (an answer).
-class CodeHighlighter : public QSyntaxHighlighter
-{
-public:
-    CodeHighlighter(QTextDocument *document, bool wholeDocument, bool dark)
-        : QSyntaxHighlighter(document)
-        , m_whole(wholeDocument)
-    {
-        m_keyword.setForeground(dark ? QColor(0xc6, 0x78, 0xdd) : QColor(0xa6, 0x26, 0xa4));
-        m_keyword.setFontWeight(QFont::DemiBold);
-        m_string.setForeground(dark ? QColor(0x98, 0xc3, 0x79) : QColor(0x50, 0xa1, 0x4f));
-        m_comment.setForeground(dark ? QColor(0x7f, 0x84, 0x8e) : QColor(0x8a, 0x8f, 0x98));
-        m_comment.setFontItalic(true);
-        m_number.setForeground(dark ? QColor(0xd1, 0x9a, 0x66) : QColor(0x98, 0x68, 0x01));
-    }
-
-protected:
-    void highlightBlock(const QString &text) override
-    {
-        if (!m_whole && !currentBlock().blockFormat().hasProperty(QTextFormat::BlockCodeFence))
-            return;
-        static const QRegularExpression keywords(QStringLiteral(
-            "\\b(and|as|assert|async|await|break|case|class|continue|def|del|do|done|elif|else|"
-            "esac|except|fi|finally|for|from|function|global|if|import|in|is|lambda|local|"
-            "match|None|nonlocal|not|or|pass|raise|return|then|True|False|try|while|with|"
-            "yield)\\b"));
-        static const QRegularExpression numbers(QStringLiteral("\\b\\d+(\\.\\d+)?\\b"));
-        apply(text, keywords, m_keyword);
-        apply(text, numbers, m_number);
-        highlightStringsAndComment(text);
-    }
-
-private:
-    void apply(const QString &text, const QRegularExpression &re, const QTextCharFormat &format)
-    {
-        auto it = re.globalMatch(text);
-        while (it.hasNext()) {
-            const auto m = it.next();
-            setFormat(int(m.capturedStart()), int(m.capturedLength()), format);
-        }
-    }
-
-    // Strings, then a comment that starts outside of them.
-    void highlightStringsAndComment(const QString &text)
-    {
-        static const QRegularExpression strings(
-            QStringLiteral("(\"([^\"\\\\]|\\\\.)*\"?|'([^'\\\\]|\\\\.)*'?)"));
-        int commentFrom = -1;
-        auto it = strings.globalMatch(text);
-        int scanned = 0;
-        while (it.hasNext()) {
-            const auto m = it.next();
-            const int hash = int(text.indexOf(QLatin1Char('#'), scanned));
-            if (hash >= 0 && hash < m.capturedStart()) {
-                commentFrom = hash;
-                break;
-            }
-            setFormat(int(m.capturedStart()), int(m.capturedLength()), m_string);
-            scanned = int(m.capturedEnd());
-        }
-        if (commentFrom < 0) {
-            const int hash = int(text.indexOf(QLatin1Char('#'), scanned));
-            if (hash >= 0)
-                commentFrom = hash;
-        }
-        if (commentFrom >= 0)
-            setFormat(commentFrom, int(text.size()) - commentFrom, m_comment);
-    }
-
-    bool m_whole;
-    QTextCharFormat m_keyword, m_string, m_comment, m_number;
-};
-
-QFont codeFont()
-{
-    QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    font.setPointSizeF(std::max(7.0, QApplication::font().pointSizeF() - 0.5));
-    return font;
+    return look == Look::Markdown ? MarkdownSplitter::Mode::Markdown
+                                  : MarkdownSplitter::Mode::Plain;
 }
 
-std::unique_ptr<QTextDocument> makeDocument(const QFont &font)
+// Whether the piece after `i` goes on with i's table: then the table's columns are fixed so the
+// pieces line up.
+bool tableGoesOn(const std::vector<MarkdownSplitter::Piece> &pieces, std::size_t i)
 {
-    auto doc = std::make_unique<InertDocument>();
-    doc->setDefaultFont(font);
-    doc->setDocumentMargin(0);
-    return doc;
+    return pieces[i].table >= 0 && i + 1 < pieces.size() && pieces[i + 1].continuesTable
+           && pieces[i + 1].table == pieces[i].table;
 }
 
-// Lays out one row from top to bottom: the header, then what the row's kind shows, then the
-// body, the "more lines" note and the files.
-class Builder
+// Code and plain pieces run on without a gap; Markdown blocks keep half a line between them,
+// except where a piece goes on with the fence or table of the one before.
+int gapBefore(const TranscriptRowLayout::Section &section, std::size_t i, int line)
+{
+    if (i == 0 || section.look != Look::Markdown || !section.chunks[i].piece.reopen.isEmpty())
+        return 0;
+    return line / 2;
+}
+
+} // namespace
+
+// Lays out one row from top to bottom: the header, then what the row's kind shows, then its
+// sections, the "more lines" note, the cut bar and the files.
+class RowBuilder
 {
 public:
-    Builder(const QModelIndex &index,
-            const TranscriptRowLayout::Style &style,
-            TranscriptRowLayout &row)
+    RowBuilder(const QModelIndex &index,
+               const TranscriptRowLayout::Style &style,
+               TranscriptRowLayout &row)
         : m_index(index)
         , m_style(style)
         , m_row(row)
@@ -166,7 +89,15 @@ public:
         , m_y(Margin + Padding)
     {}
 
-    void build(TranscriptRowLayout *previous, int *renderedChunks);
+    void build(TranscriptRowLayout *previous, RenderBudget &budget, int *renderedChunks);
+
+    // Renders piece i of a section.
+    static void render(TranscriptRowLayout &row,
+                       TranscriptRowLayout::Section &section,
+                       std::size_t i,
+                       int *renderedChunks);
+    // Stacks the sections' pieces and places what follows them.
+    static void relayout(TranscriptRowLayout &row);
 
 private:
     static constexpr int Margin = TranscriptRowLayout::Margin;
@@ -174,20 +105,13 @@ private:
     static constexpr int Gap = TranscriptRowLayout::Gap;
 
     QVariant data(int role) const { return m_index.data(role); }
-    void plainBody(const QString &plain, const QFont &font)
-    {
-        m_body = makeDocument(font);
-        m_body->setPlainText(plain);
-    }
-    void layoutAnswer(const QString &text, TranscriptRowLayout *previous, int *renderedChunks);
     void layoutReasoning();
-    static std::unique_ptr<QTextDocument> takeUnchanged(TranscriptRowLayout &previous,
-                                                        const QString &text,
-                                                        qsizetype start,
-                                                        qsizetype end);
-    std::unique_ptr<QTextDocument> renderChunk(const QString &markdown) const;
     void layoutToolCard(const QString &text);
-    void finish();
+    void fill(TranscriptRowLayout::Section &section,
+              TranscriptRowLayout::Section *previous,
+              RenderBudget &budget,
+              int *renderedChunks);
+    void describeCut();
 
     const QModelIndex &m_index;
     const TranscriptRowLayout::Style &m_style;
@@ -197,47 +121,54 @@ private:
     const int m_inner;
     const int m_x;
     int m_y;
-    std::unique_ptr<QTextDocument> m_body; // the one document of a row that is not an answer
+    bool m_showAll = false;
 };
 
-void Builder::build(TranscriptRowLayout *previous, int *renderedChunks)
+void RowBuilder::build(TranscriptRowLayout *previous, RenderBudget &budget, int *renderedChunks)
 {
     const auto kind = data(TranscriptModel::KindRole).value<TranscriptModel::Kind>();
     const QString text = data(TranscriptModel::TextRole).toString();
+    m_showAll = data(TranscriptModel::ShowAllRole).toBool();
+    m_row.m_line = m_line;
+    m_row.pieceStyle = {m_style.font, m_style.palette, m_style.dark, m_inner};
     m_row.headerRect = QRect(m_x, m_y, m_inner, m_line);
     m_y += m_line + Gap;
+    m_row.body.text = text;
     switch (kind) {
     case TranscriptModel::Kind::User:
         m_row.header = TranscriptModel::tr("You");
-        plainBody(text, m_style.font);
         break;
     case TranscriptModel::Kind::Assistant:
         m_row.header = TranscriptModel::tr("Sandcastle");
         if (data(TranscriptModel::StreamingRole).toBool())
             m_row.header += QStringLiteral(" …");
         layoutReasoning();
-        layoutAnswer(text, previous, renderedChunks);
+        m_row.body.look = Look::Markdown;
         break;
     case TranscriptModel::Kind::Tool:
         layoutToolCard(text);
         break;
     case TranscriptModel::Kind::Notice:
         m_row.header = TranscriptModel::tr("Note");
-        plainBody(text, m_style.font);
         break;
     case TranscriptModel::Kind::Error:
         m_row.header = TranscriptModel::tr("Error");
-        plainBody(text, m_style.font);
         if (data(TranscriptModel::RetryableRole).toBool()) {
             const int w = m_fm.horizontalAdvance(TranscriptDelegate::tr("Retry")) + 4 * Padding;
             m_row.retry = QRect(m_x + m_inner - w, m_row.headerRect.top(), w, m_line + Padding);
         }
         break;
     }
-    finish();
+    m_row.m_bodyTop = m_y;
+    if (!m_row.reasoning.text.isEmpty())
+        fill(m_row.reasoning, previous ? &previous->reasoning : nullptr, budget, renderedChunks);
+    if (!m_row.body.text.isEmpty())
+        fill(m_row.body, previous ? &previous->body : nullptr, budget, renderedChunks);
+    describeCut();
+    relayout(m_row);
 }
 
-void Builder::layoutReasoning()
+void RowBuilder::layoutReasoning()
 {
     const QString reasoning = data(TranscriptModel::ReasoningRole).toString();
     if (reasoning.isEmpty())
@@ -246,79 +177,103 @@ void Builder::layoutReasoning()
     m_y += m_line + Gap;
     if (!data(TranscriptModel::ExpandedRole).toBool())
         return;
-    QFont font = m_style.font;
-    font.setItalic(true);
-    m_row.reasoning = makeDocument(font);
-    m_row.reasoning->setPlainText(reasoning);
-    m_row.reasoning->setTextWidth(m_inner - Padding);
-    m_row.reasoningRect = QRect(
-        m_x + Padding, m_y, m_inner - Padding, int(std::ceil(m_row.reasoning->size().height())));
-    m_y += m_row.reasoningRect.height() + Gap;
+    m_row.reasoning.look = Look::Plain;
+    m_row.reasoning.text = reasoning;
 }
 
-void Builder::layoutAnswer(const QString &text, TranscriptRowLayout *previous, int *renderedChunks)
+// The pieces of a section shown: those before the display limits, or all; each rendered while
+// the budget lasts, else left pending. Pieces of the previous layout whose text did not change
+// are taken as they were.
+void RowBuilder::fill(TranscriptRowLayout::Section &section,
+                      TranscriptRowLayout::Section *previous,
+                      RenderBudget &budget,
+                      int *renderedChunks)
 {
-    int top = 0;
-    const int chunkGap = m_line / 2;
-    for (const auto &[start, end, complete] : MarkdownChunker::chunks(text)) {
-        TranscriptRowLayout::Chunk chunk;
-        chunk.start = start;
-        chunk.end = end;
-        chunk.complete = complete;
-        if (complete && previous)
-            chunk.doc = takeUnchanged(*previous, text, start, end);
-        if (!chunk.doc) {
-            chunk.doc = renderChunk(text.mid(start, end - start));
-            ++*renderedChunks;
+    const bool grows = previous && previous->look == section.look
+                       && QStringView(section.text).startsWith(previous->text);
+    section.splitter
+        = grows ? std::move(previous->splitter) : MarkdownSplitter(modeOf(section.look));
+    const std::vector<MarkdownSplitter::Piece> &pieces = section.splitter.split(section.text);
+    int links = 0;
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+        const MarkdownSplitter::Piece &piece = pieces[i];
+        const qsizetype size = piece.end - piece.start;
+        if (!m_showAll && i > 0
+            && (section.shownChars + size > TranscriptRowLayout::ShownChars
+                || section.shownRows + piece.tableRows > TranscriptRowLayout::ShownTableRows
+                || links + piece.links > TranscriptRowLayout::ShownLinks)) {
+            section.hiddenTable = piece.table;
+            break;
         }
-        chunk.top = top;
-        chunk.height = int(std::ceil(chunk.doc->size().height()));
-        top += chunk.height + chunkGap;
-        m_row.chunks.push_back(std::move(chunk));
-    }
-    m_row.chunkedText = text;
-    if (!m_row.chunks.empty()) {
-        m_row.body = QRect(m_x, m_y, m_inner, top - chunkGap);
-        m_y += m_row.body.height() + Gap;
+        section.shownChars += size;
+        section.shownRows += piece.tableRows;
+        links += piece.links;
+        TranscriptRowLayout::Chunk chunk;
+        chunk.piece = piece;
+        TranscriptRowLayout::Chunk *old
+            = grows && i < previous->chunks.size() ? &previous->chunks[i] : nullptr;
+        if (old && (old->piece.start != piece.start || !old->doc))
+            old = nullptr;
+        const bool unchanged
+            = old && !old->pending && old->piece.complete && old->piece.end == piece.end;
+        if (old && (unchanged || !budget.allows())) {
+            // Kept as it was; a piece whose text grew shows its last rendering until its turn.
+            chunk.doc = std::move(old->doc);
+            chunk.pending = !unchanged;
+            chunk.height = old->height;
+        }
+        section.chunks.push_back(std::move(chunk));
+        if (!section.chunks.back().doc && budget.allows())
+            render(m_row, section, i, renderedChunks);
+        else if (!section.chunks.back().doc)
+            section.chunks.back().height
+                = PieceRenderer::estimateHeight(piece, section.look, m_row.pieceStyle);
     }
 }
 
-// The same complete chunk as in the last rendering: kept as it was laid out.
-std::unique_ptr<QTextDocument> Builder::takeUnchanged(TranscriptRowLayout &previous,
-                                                      const QString &text,
-                                                      qsizetype start,
-                                                      qsizetype end)
+void RowBuilder::render(TranscriptRowLayout &row,
+                        TranscriptRowLayout::Section &section,
+                        std::size_t i,
+                        int *renderedChunks)
 {
-    for (TranscriptRowLayout::Chunk &old : previous.chunks) {
-        if (old.doc && old.complete && old.start == start && old.end == end
-            && QStringView(previous.chunkedText).mid(start, end - start)
-                   == QStringView(text).mid(start, end - start))
-            return std::move(old.doc);
+    TranscriptRowLayout::Chunk &chunk = section.chunks[i];
+    PieceRenderer::Style style = row.pieceStyle;
+    if (&section == &row.reasoning) {
+        style.font.setItalic(true);
+        style.width -= Padding;
     }
-    return {};
+    chunk.doc = PieceRenderer::render(
+        section.text, chunk.piece, section.look, style, tableGoesOn(section.splitter.pieces(), i));
+    chunk.pending = false;
+    chunk.height = int(std::ceil(chunk.doc->size().height()));
+    ++*renderedChunks;
 }
 
-// Code blocks on a tinted ground, in the code font, coloured.
-std::unique_ptr<QTextDocument> Builder::renderChunk(const QString &markdown) const
+// "Long answer: 500 of 20,000 table rows shown" and the ways to the rest.
+void RowBuilder::describeCut()
 {
-    const QColor base = m_style.palette.color(QPalette::Base);
-    const QColor tint = mixColours(base, m_style.palette.color(QPalette::Text), 0.06);
-    auto doc = makeDocument(m_style.font);
-    doc->setMarkdown(markdown);
-    for (QTextBlock b = doc->begin(); b.isValid(); b = b.next()) {
-        if (!b.blockFormat().hasProperty(QTextFormat::BlockCodeFence))
-            continue;
-        QTextCursor c(b);
-        QTextBlockFormat f;
-        f.setBackground(tint);
-        c.mergeBlockFormat(f);
+    const TranscriptRowLayout::Section &body = m_row.body;
+    if (!body.cut() && !m_row.reasoning.cut())
+        return;
+    const QLocale locale;
+    if (body.cut()) {
+        int rows = 0;
+        for (const MarkdownSplitter::Piece &piece : body.splitter.pieces())
+            rows += piece.tableRows;
+        m_row.cutNote
+            = rows > body.shownRows
+                  ? TranscriptDelegate::tr("Long text: %1 of %2 table rows shown")
+                        .arg(locale.toString(body.shownRows), locale.toString(rows))
+                  : TranscriptDelegate::tr("Long text: %1 of %2 characters shown")
+                        .arg(locale.toString(body.shownChars), locale.toString(body.text.size()));
+    } else {
+        m_row.cutNote = TranscriptDelegate::tr("Long reasoning: %1 of %2 characters shown")
+                            .arg(locale.toString(m_row.reasoning.shownChars),
+                                 locale.toString(m_row.reasoning.text.size()));
     }
-    new CodeHighlighter(doc.get(), false, m_style.dark);
-    doc->setTextWidth(m_inner);
-    return doc;
 }
 
-void Builder::layoutToolCard(const QString &text)
+void RowBuilder::layoutToolCard(const QString &text)
 {
     m_row.header = data(TranscriptModel::ToolNameRole).toString();
     const QString status = data(TranscriptModel::StatusRole).toString();
@@ -337,48 +292,54 @@ void Builder::layoutToolCard(const QString &text)
         m_row.open = QRect(m_row.headerRect.right() - w, m_row.headerRect.top(), w, m_line);
         m_row.toggle.setRight(m_row.open.left() - Gap);
     }
-    QStringList lines = text.split(QLatin1Char('\n'));
-    while (!lines.isEmpty() && lines.last().trimmed().isEmpty())
-        lines.removeLast();
+    // The first lines of the code; trailing blank lines are not "more".
     const int keep
         = data(TranscriptModel::ExpandedRole).toBool() ? ExpandedCodeLines : CollapsedCodeLines;
-    if (lines.size() > keep) {
-        m_row.moreLines
-            = TranscriptDelegate::tr("… %n more line(s)", nullptr, int(lines.size() - keep));
-        lines = lines.mid(0, keep);
+    qsizetype last = text.size();
+    while (last > 0 && text.at(last - 1).isSpace())
+        --last;
+    const QStringView code = QStringView(text).left(last);
+    qsizetype end = 0;
+    int lines = 0;
+    while (lines < keep && end < code.size()) {
+        const qsizetype eol = code.indexOf(QLatin1Char('\n'), end);
+        end = eol < 0 ? code.size() : eol + 1;
+        ++lines;
     }
-    if (!lines.isEmpty()) {
-        plainBody(lines.join(QLatin1Char('\n')), codeFont());
-        new CodeHighlighter(m_body.get(), true, m_style.dark);
-    }
+    const qsizetype more = end < code.size() ? code.mid(end).count(QLatin1Char('\n')) + 1 : 0;
+    QStringView shown = code.left(end);
+    if (shown.endsWith(QLatin1Char('\n')))
+        shown.chop(1);
+    m_row.body.look = Look::Code;
+    m_row.body.text = shown.toString();
+    if (more > 0)
+        m_row.moreLines = TranscriptDelegate::tr("… %n more line(s)", nullptr, int(more));
     const QStringList files = data(TranscriptModel::FilesRole).toStringList();
     if (!files.isEmpty())
         m_row.files = TranscriptDelegate::tr("Files: %1").arg(files.join(QStringLiteral(", ")));
 }
 
-void Builder::finish()
+// Each section's pieces one under the other, then what follows.
+void RowBuilder::relayout(TranscriptRowLayout &row)
 {
-    if (m_body) {
-        m_body->setTextWidth(m_inner);
-        TranscriptRowLayout::Chunk chunk;
-        chunk.height = int(std::ceil(m_body->size().height()));
-        chunk.doc = std::move(m_body);
-        m_row.body = QRect(m_x, m_y, m_inner, chunk.height);
-        m_y += m_row.body.height() + Gap;
-        m_row.chunks.push_back(std::move(chunk));
+    const int x = Margin + Padding;
+    const int inner = row.pieceStyle.width;
+    int y = row.m_bodyTop;
+    for (TranscriptRowLayout::Section *section : {&row.reasoning, &row.body}) {
+        if (section->chunks.empty())
+            continue;
+        int top = 0;
+        for (std::size_t i = 0; i < section->chunks.size(); ++i) {
+            top += gapBefore(*section, i, row.m_line);
+            section->chunks[i].top = top;
+            top += section->chunks[i].height;
+        }
+        section->rect = section == &row.reasoning ? QRect(x + Padding, y, inner - Padding, top)
+                                                  : QRect(x, y, inner, top);
+        y += top + Gap;
     }
-    if (!m_row.moreLines.isEmpty())
-        m_y += m_line + Gap;
-    if (!m_row.files.isEmpty()) {
-        m_row.filesRect = QRect(m_x, m_y, m_inner, m_line);
-        m_y += m_line + Gap;
-    }
-    m_y += Padding - Gap;
-    m_row.frame = QRect(Margin, Margin, m_style.width - 2 * Margin, m_y - Margin);
-    m_row.height = m_y + Margin;
+    row.placeTail(y, row.m_line);
 }
-
-} // namespace
 
 QColor mixColours(const QColor &a, const QColor &b, qreal t)
 {
@@ -392,40 +353,122 @@ TranscriptRowLayout::~TranscriptRowLayout() = default;
 std::unique_ptr<TranscriptRowLayout> TranscriptRowLayout::build(const QModelIndex &index,
                                                                 const Style &style,
                                                                 TranscriptRowLayout *previous,
+                                                                RenderBudget &budget,
                                                                 int *renderedChunks)
 {
     auto row = std::make_unique<TranscriptRowLayout>();
     row->revision = index.data(TranscriptModel::RevisionRole).toUInt();
     row->width = style.width;
     row->dark = style.dark;
-    Builder(index, style, *row).build(previous, renderedChunks);
+    RowBuilder(index, style, *row).build(previous, budget, renderedChunks);
     return row;
 }
 
-QRect TranscriptRowLayout::chunkRect(const Chunk &chunk) const
+bool TranscriptRowLayout::hasPending() const
 {
-    return {body.left(), body.top() + chunk.top, body.width(), chunk.height};
+    for (const Section *section : {&reasoning, &body}) {
+        for (const Chunk &chunk : section->chunks) {
+            if (chunk.pending)
+                return true;
+        }
+    }
+    return false;
+}
+
+bool TranscriptRowLayout::renderPending(RenderBudget &budget,
+                                        const QRect &visibleInRow,
+                                        int *renderedChunks)
+{
+    bool rendered = false;
+    // What shows first, then the rest in order.
+    for (const bool onScreenOnly : {true, false}) {
+        for (Section *section : {&reasoning, &body}) {
+            for (std::size_t i = 0; i < section->chunks.size(); ++i) {
+                Chunk &chunk = section->chunks[i];
+                if (!chunk.pending
+                    || (onScreenOnly && !chunkRect(*section, chunk).intersects(visibleInRow)))
+                    continue;
+                if (!budget.allows())
+                    break;
+                RowBuilder::render(*this, *section, i, renderedChunks);
+                rendered = true;
+            }
+        }
+    }
+    if (!rendered)
+        return false;
+    const int before = height;
+    RowBuilder::relayout(*this);
+    return height != before;
+}
+
+void TranscriptRowLayout::placeTail(int top, int line)
+{
+    const int x = Margin + Padding;
+    const int inner = pieceStyle.width;
+    int y = top;
+    if (!moreLines.isEmpty()) {
+        moreLinesRect = QRect(x, y, inner, line);
+        y += line + Gap;
+    }
+    if (!cutNote.isEmpty()) {
+        cutRect = QRect(x, y, inner, line);
+        y += line + Gap;
+        // The ways through, as links in a row.
+        const QFontMetrics fm(pieceStyle.font);
+        int left = x;
+        const auto place = [&](QRect &rect, const QString &label) {
+            const int w = fm.horizontalAdvance(label) + 2 * Padding;
+            rect = QRect(left, y, w, line);
+            left += w + Gap;
+        };
+        place(showAll, TranscriptDelegate::tr("Show all"));
+        place(openAsText, TranscriptDelegate::tr("Open as text"));
+        place(saveAs, TranscriptDelegate::tr("Save as…"));
+        if (body.hiddenTable >= 0)
+            place(openTableAsCsv, TranscriptDelegate::tr("Open table as CSV"));
+        y += line + Gap;
+    }
+    if (!files.isEmpty()) {
+        filesRect = QRect(x, y, inner, line);
+        y += line + Gap;
+    }
+    y += Padding - Gap;
+    frame = QRect(Margin, Margin, width - 2 * Margin, y - Margin);
+    height = y + Margin;
+}
+
+QRect TranscriptRowLayout::chunkRect(const Section &section, const Chunk &chunk) const
+{
+    return {
+        section.rect.left(), section.rect.top() + chunk.top, section.rect.width(), chunk.height};
 }
 
 TranscriptRowLayout::Part TranscriptRowLayout::hitTest(const QPoint &pointInRow,
                                                        QString *link) const
 {
-    if (open.contains(pointInRow))
-        return Part::OpenInEditor;
-    if (retry.contains(pointInRow))
-        return Part::Retry;
-    if (toggle.contains(pointInRow))
-        return Part::Toggle;
-    for (const Chunk &chunk : chunks) {
-        const QRect at = chunkRect(chunk);
-        if (!at.contains(pointInRow))
-            continue;
-        const QString anchor
-            = chunk.doc->documentLayout()->anchorAt(QPointF(pointInRow - at.topLeft()));
-        if (!anchor.isEmpty()) {
-            if (link)
-                *link = anchor;
-            return Part::Link;
+    for (const Part part : {Part::OpenInEditor,
+                            Part::Retry,
+                            Part::Toggle,
+                            Part::ShowAll,
+                            Part::OpenAsText,
+                            Part::SaveAs,
+                            Part::OpenTableAsCsv}) {
+        if (partRect(part).contains(pointInRow))
+            return part;
+    }
+    for (const Section *section : {&reasoning, &body}) {
+        for (const Chunk &chunk : section->chunks) {
+            const QRect at = chunkRect(*section, chunk);
+            if (!chunk.doc || chunk.pending || !at.contains(pointInRow))
+                continue;
+            const QString anchor
+                = chunk.doc->documentLayout()->anchorAt(QPointF(pointInRow - at.topLeft()));
+            if (!anchor.isEmpty()) {
+                if (link)
+                    *link = anchor;
+                return Part::Link;
+            }
         }
     }
     return Part::None;
@@ -440,6 +483,14 @@ QRect TranscriptRowLayout::partRect(Part part) const
         return open;
     case Part::Retry:
         return retry;
+    case Part::ShowAll:
+        return showAll;
+    case Part::OpenAsText:
+        return openAsText;
+    case Part::SaveAs:
+        return saveAs;
+    case Part::OpenTableAsCsv:
+        return openTableAsCsv;
     case Part::Link:
     case Part::None:
         break;

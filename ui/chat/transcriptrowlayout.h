@@ -1,5 +1,8 @@
 #pragma once
 
+#include "markdownsplitter.h"
+#include "piecerenderer.h"
+
 #include <QColor>
 #include <QFont>
 #include <QPalette>
@@ -14,15 +17,34 @@ class QTextDocument;
 
 namespace Sandcastle {
 
-// One transcript row laid out at a width: the documents its text is rendered into (an answer's
-// Markdown in chunks, code highlighted) and where each part of the row sits, relative to the
-// row's top left corner; what a point in the row would do when clicked. TranscriptDelegate
-// caches these by row and revision; TranscriptPainter paints them.
+class RenderBudget;
+
+// One transcript row laid out at a width: the documents its text is rendered into and where
+// each part of the row sits, relative to the row's top left corner; what a point in the row
+// would do when clicked. TranscriptDelegate caches these by row and revision; TranscriptPainter
+// paints them.
+//
+// Text is rendered in pieces (MarkdownSplitter), each within a frame's work, and only while the
+// turn's RenderBudget lasts: a piece left over holds its place with an estimated height and is
+// rendered on a later turn (renderPending), the one on screen first. Past the display limits
+// (characters, table rows, links) the rest of a text is not rendered until the person asks for
+// all of it (the model's ShowAllRole); a bar under the row says what is cut and offers the
+// ways through.
 class TranscriptRowLayout
 {
 public:
     // The clickable parts of a row.
-    enum class Part { None, Toggle, OpenInEditor, Retry, Link };
+    enum class Part {
+        None,
+        Toggle,
+        OpenInEditor,
+        Retry,
+        Link,
+        ShowAll,
+        OpenAsText,
+        SaveAs,
+        OpenTableAsCsv
+    };
 
     // What the layout depends on besides the row: the view's width, font and palette.
     struct Style
@@ -33,50 +55,80 @@ public:
         QPalette palette;
     };
 
+    // What is shown of a text before "Show all".
+    static constexpr qsizetype ShownChars = 64 * 1024;
+    static constexpr int ShownTableRows = 500;
+    static constexpr int ShownLinks = 1000;
+
     // Spacing, in pixels.
     static constexpr int Margin = 6;  // around each row's frame
     static constexpr int Padding = 8; // inside it
     static constexpr int Gap = 4;     // between parts
 
-    // Lays out the row at index. The documents of `previous` (the same row at the same width
-    // and palette, an earlier revision) are taken where their text did not change;
-    // `renderedChunks` counts the Markdown chunks rendered anew.
+    // Lays out the row at index, rendering while `budget` allows. The documents of `previous`
+    // (the same row at the same width and palette, an earlier revision) are taken where their
+    // text did not change; `renderedChunks` counts the pieces rendered anew.
     static std::unique_ptr<TranscriptRowLayout> build(const QModelIndex &index,
                                                       const Style &style,
                                                       TranscriptRowLayout *previous,
+                                                      RenderBudget &budget,
                                                       int *renderedChunks);
     ~TranscriptRowLayout();
+
+    // Renders pieces left for later while `budget` allows, those in `visibleInRow` first, and
+    // lays the row out again. Returns whether its height changed.
+    bool renderPending(RenderBudget &budget, const QRect &visibleInRow, int *renderedChunks);
+    bool hasPending() const;
 
     Part hitTest(const QPoint &pointInRow, QString *link = nullptr) const;
     QRect partRect(Part part) const;
 
-    // The body as a column of documents. An answer is rendered as Markdown chunks cut at blank
-    // lines outside code fences: while it streams, only its last chunk changes and only that
-    // one is rendered again, so a frame costs the same for a long answer as for a short one.
-    // Every other row has one chunk: its text, or a tool card's code.
+    // A piece of text and its document; `pending` while it still waits to be rendered (with
+    // no document, or one of an earlier text of the piece).
     struct Chunk
     {
-        qsizetype start = 0;
-        qsizetype end = 0;
-        bool complete = false; // a boundary follows it: its text will not change
+        MarkdownSplitter::Piece piece;
         std::unique_ptr<QTextDocument> doc;
-        int top = 0; // from the top of the body
+        bool pending = true;
+        int top = 0; // from the top of its section
         int height = 0;
     };
-    QRect chunkRect(const Chunk &chunk) const;
+    // A text of the row rendered in pieces: the answer (or message, or code) and the reasoning.
+    struct Section
+    {
+        PieceRenderer::Look look = PieceRenderer::Look::Plain;
+        QString text;
+        MarkdownSplitter splitter;
+        std::vector<Chunk> chunks; // the pieces shown
+        qsizetype shownChars = 0;  // what they hold of the text
+        int shownRows = 0;
+        qsizetype hiddenTable = -1; // the first piece not shown has rows of this table
+        QRect rect;
+        bool cut() const { return chunks.size() < splitter.pieces().size(); }
+    };
+    QRect chunkRect(const Section &section, const Chunk &chunk) const;
 
     quint32 revision = 0;
     int width = 0;
     bool dark = false;
-    std::unique_ptr<QTextDocument> reasoning;
-    std::vector<Chunk> chunks;
-    QString chunkedText;
+    PieceRenderer::Style pieceStyle;
+    Section reasoning;
+    Section body;
     QString header;    // "You", "Sandcastle", the tool's name
     QString meta;      // a tool's status, exit code, duration
     QString moreLines; // "… 12 more lines" under a cut card
     QString files;
-    QRect frame, headerRect, toggle, open, retry, reasoningRect, body, filesRect;
+    QString cutNote; // what of a long text is shown
+    QRect frame, headerRect, toggle, open, retry, filesRect, moreLinesRect;
+    QRect cutRect, showAll, openAsText, saveAs, openTableAsCsv;
     int height = 0;
+
+private:
+    friend class RowBuilder;
+    // Places what follows the sections (their heights known or estimated) from `top` down.
+    void placeTail(int top, int line);
+    int m_line = 0;
+    int m_bodyTop = 0;
 };
 
 // a and b mixed: t = 0 is a, 1 is b.
