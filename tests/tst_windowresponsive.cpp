@@ -3,6 +3,7 @@
 #include <app/controller/conversationcontroller.h>
 #include <app/store/conversationstore.h>
 #include <sandbox/sandboxsession.h>
+#include <support/eventloopstall.h>
 #include <support/fakeengine.h>
 #include <support/fakeopenaiserver.h>
 #include <ui/chat/chatpane.h>
@@ -36,26 +37,7 @@ class TestWindowResponsive : public QObject
     }
 
     // The longest the event loop went without running a 5 ms timer, over `ms`.
-    static qint64 longestStall(int ms)
-    {
-        QElapsedTimer clock;
-        clock.start();
-        qint64 last = 0;
-        qint64 longest = 0;
-        QEventLoop loop;
-        QTimer tick;
-        tick.setInterval(5);
-        QObject::connect(&tick, &QTimer::timeout, &loop, [&] {
-            const qint64 now = clock.elapsed();
-            longest = qMax(longest, now - last);
-            last = now;
-            if (now >= ms)
-                loop.quit();
-        });
-        tick.start();
-        loop.exec();
-        return longest;
-    }
+    static qint64 longestStall(int ms) { return longestStallUntil({}, ms); }
 
 private Q_SLOTS:
     void initTestCase()

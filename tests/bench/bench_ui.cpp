@@ -4,6 +4,8 @@
 //     it (the baseline is the arrival itself);
 //   - open a stored conversation of 1,000 messages (200 tool runs) in the real main window,
 //     and scroll it end to end, timing every frame;
+//   - a hostile answer: the longest event-loop stall while a 20,000-row Markdown table streams
+//     into a chat pane and is shown, beside an ordinary answer (prose and code);
 //   - output ingest into the real console widget: 200 MB from a producer in the sandbox,
 //     through the session into the ConsolePane, with the longest event-loop stall and the
 //     growth of resident memory; the baseline is the same producer into the runner alone.
@@ -57,6 +59,28 @@ bool waitFor(const std::function<bool()> &done, int timeoutMs)
     }
     return true;
 }
+
+// A 4 ms timer from its making: the longest gap between its ticks is the longest frame.
+class FramePulse
+{
+public:
+    FramePulse()
+    {
+        m_timer.setInterval(4);
+        QObject::connect(&m_timer, &QTimer::timeout, [this] {
+            const double t = nowMs();
+            m_longest = std::max(m_longest, t - m_last);
+            m_last = t;
+        });
+        m_timer.start();
+    }
+    double longest() const { return std::max(m_longest, nowMs() - m_last); }
+
+private:
+    QTimer m_timer;
+    double m_last = nowMs();
+    double m_longest = 0;
+};
 
 // The transcript's delegate, noting when each paint of the answer being streamed ends and how
 // much of its text it showed.
@@ -149,22 +173,11 @@ std::vector<double> tokenLatencies(int tokens, int gapMs, double *frameWorstMs)
             std::fprintf(stderr, "bench_ui: %s\n", qPrintable(m));
             done = true;
         });
-    // A pulse timer: the longest gap between its ticks is the longest frame.
-    double lastTick = nowMs();
-    double worst = 0;
-    QTimer pulse;
-    pulse.setInterval(4);
-    QObject::connect(&pulse, &QTimer::timeout, &chat, [&] {
-        const double t = nowMs();
-        worst = std::max(worst, t - lastTick);
-        lastTick = t;
-    });
-    pulse.start();
+    FramePulse pulse;
     client.send({Message::user(QStringLiteral("go"))}, {});
     waitFor([&] { return done; }, 600000);
     waitFor([&] { return false; }, 100); // the last frame
-    pulse.stop();
-    *frameWorstMs = worst;
+    *frameWorstMs = pulse.longest();
 
     std::vector<double> latencies;
     std::size_t p = 0;
@@ -437,6 +450,77 @@ void consoleIngest()
                    ""});
 }
 
+// Streams `answer` in deltas of `delta` characters into a chat pane and returns the longest
+// the event loop went without running a 4 ms timer, until the answer is shown (every piece
+// on screen rendered).
+double longestStallShowing(const QString &answer, int delta)
+{
+    FakeOpenAiServer server;
+    if (!server.listen())
+        return -1;
+    FakeOpenAiServer::Response response;
+    response.writes << FakeOpenAiServer::sseEvent(FakeOpenAiServer::textChunk(QString()));
+    for (qsizetype i = 0; i < answer.size(); i += delta)
+        response.writes << FakeOpenAiServer::sseEvent(
+            FakeOpenAiServer::textChunk(answer.mid(i, delta)));
+    response.writes << FakeOpenAiServer::sseEvent(
+        FakeOpenAiServer::finishChunk(QStringLiteral("stop")))
+                    << QByteArray("data: [DONE]\n\n");
+    response.delayMs = 1;
+    server.enqueue(response);
+    ChatPane chat;
+    chat.resize(640, 800);
+    chat.show();
+    ClientConfig config;
+    config.baseUrl = QUrl(server.baseUrl());
+    config.model = QStringLiteral("fake-model");
+    ChatClient client(config);
+    bool done = false;
+    QObject::connect(&client, &ChatClient::textDelta, &chat, &ChatPane::appendAssistantText);
+    QObject::connect(&client, &ChatClient::finished, &chat, [&] {
+        chat.endAssistantMessage();
+        done = true;
+    });
+    QObject::connect(&client, &ChatClient::errorOccurred, &chat, [&] { done = true; });
+    waitFor([&] { return false; }, 100); // shown and settled
+    FramePulse pulse;
+    client.send({Message::user(QStringLiteral("show me the table"))}, {});
+    waitFor([&] { return done && !chat.transcriptDelegate()->isRendering(); }, 600000);
+    waitFor([&] { return false; }, 100);
+    return pulse.longest();
+}
+
+void hostileAnswer()
+{
+    QString table = QStringLiteral("Here it is:\n\n| n | name | value |\n|---|---|--:|\n");
+    for (int i = 0; i < 20000; ++i)
+        table += QStringLiteral("| %1 | item %1 | %2 |\n").arg(i).arg(i * 0.5);
+    QString ordinary;
+    for (int i = 0; i < 6; ++i)
+        ordinary += QStringLiteral("A paragraph of **explanation** with `code` and a "
+                                   "[link](https://example.com), as answers have.\n\n"
+                                   "```python\nimport pandas as pd\ndf = pd.read_csv('x.csv')\n"
+                                   "print(df.describe())\n```\n\n");
+    std::vector<double> hostile;
+    std::vector<double> plain;
+    for (int i = 0; i < 3; ++i) {
+        plain.push_back(longestStallShowing(ordinary, 8));
+        hostile.push_back(longestStallShowing(table, 64));
+    }
+    const Bench::Stats h = Bench::stats(hostile);
+    const Bench::Stats o = Bench::stats(plain);
+    Bench::record({"longest stall while a 20,000-row table answer streams and shows",
+                   "ms",
+                   h,
+                   "the same for an ordinary answer (prose and code)",
+                   o,
+                   "table / ordinary",
+                   o.median > 0 ? h.median / o.median : 0,
+                   "<= 50 ms",
+                   h.n > 0 && h.p95 <= 50,
+                   std::to_string(table.size()) + " characters in deltas of 64"});
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -477,6 +561,8 @@ int main(int argc, char *argv[])
         QTemporaryDir data;
         openAndScroll(data.path());
     }
+    if (wanted("hostile"))
+        hostileAnswer();
     if (wanted("console"))
         consoleIngest();
     return 0;
