@@ -85,7 +85,7 @@ private:
 
     void read(const QString &text);
     bool cutBeforeLine(const QString &text, qsizetype eol);
-    void readLine(const QString &text, qsizetype lineEnd);
+    void readLine(const QString &text, qsizetype eol);
     void cut(qsizetype at, bool reopenBlock);
     static Fence fenceOf(QStringView trimmedLine);
     static bool closes(const Fence &open, QStringView trimmedLine);

@@ -146,6 +146,9 @@ void continueTables(QTextDocument *doc, const MarkdownSplitter::Piece &piece)
         format.setColumnWidthConstraints(QList<QTextLength>(
             columns, QTextLength(QTextLength::PercentageLength, 100.0 / columns)));
         format.setWidth(QTextLength(QTextLength::PercentageLength, 100));
+        // Single borders and no margin: where one piece's table meets the next, no seam shows.
+        format.setMargin(0);
+        format.setBorderCollapse(true);
         table->setFormat(format);
     }
 }
