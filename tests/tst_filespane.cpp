@@ -147,6 +147,35 @@ private Q_SLOTS:
         QCOMPARE(table->model()->index(0, 1).data().toString(), QStringLiteral("2"));
     }
 
+    void anAddedFileTakesAFreeNameAndShows()
+    {
+        QTemporaryDir workspace;
+        FilesPane pane;
+        pane.show();
+        pane.setRoot(workspace.path());
+        QSignalSpy shown(&pane, &FilesPane::previewShown);
+        const Result<QString> first
+            = pane.addFile(QStringLiteral("table.csv"), QStringLiteral("a,b\r\n1,2\r\n"));
+        QVERIFY(first);
+        QCOMPARE(first.value(), QStringLiteral("table.csv"));
+        const Result<QString> second
+            = pane.addFile(QStringLiteral("table.csv"), QStringLiteral("c\r\n"));
+        QCOMPARE(second.value(), QStringLiteral("table-2.csv"));
+        QFile file(workspace.filePath(QStringLiteral("table.csv")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray("a,b\r\n1,2\r\n"));
+        QTRY_VERIFY(!shown.isEmpty());
+        QTRY_COMPARE(shown.last().at(0).toString(), QStringLiteral("table-2.csv"));
+        // No workspace to write into (a file where the folder should be): a clear error.
+        writeFile(workspace.filePath(QStringLiteral("plain")), "not a folder");
+        FilesPane nowhere;
+        nowhere.setRoot(workspace.filePath(QStringLiteral("plain")));
+        const Result<QString> refused
+            = nowhere.addFile(QStringLiteral("t.csv"), QStringLiteral("x"));
+        QVERIFY(!refused);
+        QVERIFY(!refused.error().isEmpty());
+    }
+
     void codeShowsHighlightedAndBigOrBinaryFilesAreRefused()
     {
         FilesPane pane;

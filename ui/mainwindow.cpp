@@ -208,7 +208,13 @@ void MainWindow::bindPanes()
     connect(m_chat, &ChatPane::promptSubmitted, this, &MainWindow::submitPrompt);
     connect(m_chat, &ChatPane::filesDropped, this, &MainWindow::uploadFiles);
     connect(m_files, &FilesPane::filesDropped, this, &MainWindow::uploadFiles);
-    connect(m_chat, &ChatPane::tableAsCsvRequested, this, &MainWindow::addTableToWorkspace);
+    // A table of an answer as table.csv (table-2.csv, …) in the workspace, shown there.
+    connect(m_chat, &ChatPane::tableAsCsvRequested, this, [this](const QString &csv) {
+        const Result<QString> added = m_files->addFile(QStringLiteral("table.csv"), csv);
+        statusBar()->showMessage(added ? tr("Saved %1").arg(added.value())
+                                       : tr("Not saved: %1").arg(added.error()),
+                                 added ? 3000 : 10000);
+    });
     connect(m_editorPane, &EditorPane::runRequested, this, &MainWindow::runPersonCode);
     connect(m_editorPane, &EditorPane::saveRequested, this, &MainWindow::saveWorkspaceFile);
     connect(m_files, &FilesPane::openInEditorRequested, this, &MainWindow::openWorkspaceFile);
@@ -523,22 +529,6 @@ void MainWindow::saveWorkspaceFile(const QString &relativePath, const QString &t
     }
     m_editorPane->markSaved(relativePath, text);
     statusBar()->showMessage(tr("Saved %1").arg(relativePath), 3000);
-}
-
-// A table of an answer as table.csv (table-2.csv, …) in the workspace, shown in the files pane.
-void MainWindow::addTableToWorkspace(const QString &csv)
-{
-    QString name = QStringLiteral("table.csv");
-    for (int n = 2; QFileInfo::exists(QDir(m_files->root()).filePath(name)); ++n)
-        name = QStringLiteral("table-%1.csv").arg(n);
-    const nlohmann::json result = FileTools::writeFile(m_files->root(), name, csv);
-    if (jsonString(result, "status") != QLatin1String("ok")) {
-        statusBar()->showMessage(tr("Not saved: %1").arg(jsonString(result, "error")), 10000);
-        return;
-    }
-    m_files->highlight({name});
-    m_files->preview(name);
-    statusBar()->showMessage(tr("Saved %1").arg(name), 3000);
 }
 
 void MainWindow::openSettings()

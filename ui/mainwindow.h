@@ -65,7 +65,6 @@ public:
     // A workspace file opened from the files pane into an editor tab, and saved back (Ctrl+S);
     // both through PathGuard: a planted link is refused, never followed.
     void openWorkspaceFile(const QString &relativePath);
-    void addTableToWorkspace(const QString &csv);
     void saveWorkspaceFile(const QString &relativePath, const QString &text);
     void openSettings();
     WelcomePanel *welcomePanel() const { return m_welcome; }

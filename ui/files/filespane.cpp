@@ -3,6 +3,8 @@
 #include "workspacemodel.h"
 #include <ui/icons.h>
 
+#include <app/agent/filetools.h>
+#include <base/jsonfields.h>
 #include <sandbox/blockingjobs.h>
 #include <sandbox/pathguard.h>
 #include <ui/editor/codeeditor.h>
@@ -145,6 +147,22 @@ void FilesPane::highlight(const QStringList &relativePaths)
         m_view->setCurrentIndex(index);
     else
         preview(relativePaths.first()); // the model has not seen it yet
+}
+
+Result<QString> FilesPane::addFile(const QString &name, const QString &text)
+{
+    const QFileInfo info(name);
+    QString unique = name;
+    for (int n = 2; QFileInfo::exists(QDir(m_root).filePath(unique)); ++n)
+        unique = QStringLiteral("%1-%2").arg(info.completeBaseName()).arg(n)
+                 + (info.suffix().isEmpty() ? QString() : QLatin1Char('.') + info.suffix());
+    const nlohmann::json result = FileTools::writeFile(m_root, unique, text);
+    if (jsonString(result, "status") != QLatin1String("ok"))
+        return Result<QString>::failure(jsonString(result, "error"));
+    // Marked and shown; not made current in the view, which may not have read it in yet.
+    m_model->setChangedFiles({unique});
+    preview(unique);
+    return Result<QString>::ok(unique);
 }
 
 void FilesPane::preview(const QString &relativePath)

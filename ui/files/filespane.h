@@ -2,6 +2,8 @@
 
 #include "filepreview.h"
 
+#include <base/result.h>
+
 #include <QFutureWatcher>
 #include <QWidget>
 
@@ -35,6 +37,9 @@ public:
     void highlight(const QStringList &relativePaths);
     // Shows the preview of a workspace file (relative path).
     void preview(const QString &relativePath);
+    // Writes `text` to a new file of the workspace, `name` or, when that exists, name-2 and so
+    // on (through PathGuard), and shows it. Returns the name used, or an error.
+    Result<QString> addFile(const QString &name, const QString &text);
 
     QStackedWidget *previewStack() const { return m_stack; }
     QString previewedFile() const { return m_previewed; }
