@@ -99,23 +99,27 @@ void TranscriptDelegate::renderPending()
         return aShows != bShows ? aShows : a < b;
     });
     for (const int row : rows) {
-        TranscriptRowLayout *layout = m_cache.object(row);
+        if (!m_budget.allows())
+            break;
         const QModelIndex index = model->index(row, 0);
+        // Asking the view where a row is may lay it out, and lay rows out anew in the cache:
+        // the row's layout is taken from the cache after, and nothing calls the view until it
+        // is done with.
+        const QRect at = index.isValid() ? wholeRect(index) : QRect();
+        TranscriptRowLayout *layout = m_cache.object(row);
         if (!layout || !index.isValid()) {
             m_pending.remove(row); // forgotten: laid out anew when it is needed
             continue;
         }
-        if (!m_budget.allows())
-            break;
-        const QRect at = wholeRect(index);
-        if (layout->renderPending(
-                m_budget, viewport.intersected(at).translated(-at.topLeft()), &m_renderedChunks)) {
+        const bool heightChanged = layout->renderPending(
+            m_budget, viewport.intersected(at).translated(-at.topLeft()), &m_renderedChunks);
+        if (heightChanged)
             m_heights.insert(row, {layout->revision, layout->width, layout->dark, layout->height});
-            Q_EMIT sizeHintChanged(index);
-        }
-        m_view->viewport()->update(at.intersected(viewport));
         if (!layout->hasPending())
             m_pending.remove(row);
+        if (heightChanged)
+            Q_EMIT sizeHintChanged(index);
+        m_view->viewport()->update(at.intersected(viewport));
     }
     if (m_pending.isEmpty())
         Q_EMIT renderingFinished();
