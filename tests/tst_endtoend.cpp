@@ -31,7 +31,8 @@ private Q_SLOTS:
         h.server.enqueueToolCall(QStringLiteral("call_seed"),
                                  QStringLiteral("run_python"),
                                  "{\"code\": \"" + code + "\"}",
-                                 6);
+                                 6,
+                                 20); // slower than a frame: each piece is shown
         h.server.enqueueText(QStringLiteral("The average of the numbers is 3.0."));
 
         QSignalSpy finished(h.agent.get(), &Agent::finished);
@@ -47,7 +48,8 @@ private Q_SLOTS:
                  QStringLiteral("answered"));
         QCOMPARE(finished.first().at(1).toInt(), 2);
 
-        // The code streamed into view piece by piece, ending in the full program.
+        // The code streamed into view piece by piece (at most once a frame), ending in the full
+        // program.
         QVERIFY(codeUpdates.size() > 3);
         QCOMPARE(codeUpdates.last().at(1).toString(), QString::fromUtf8(code));
         // The container printed 3.0, live and in the result.

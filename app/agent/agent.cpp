@@ -62,9 +62,10 @@ void Agent::connectClient(ModelClient *client)
             m_streamingArgs[index] += fragment;
             // Shown at most once a frame: reading the code out of the arguments costs as much as
             // they are long, and a model may send a megabyte of them in a thousand pieces.
+            // The first change after a quiet frame is shown at once.
             m_codeChanged.insert(index);
             if (!m_codeFrame.isActive())
-                m_codeFrame.start();
+                showStreamingCode();
         });
     connect(client, &ModelClient::finished, this, &Agent::onCompletion);
     connect(client,
@@ -80,8 +81,10 @@ void Agent::connectClient(ModelClient *client)
 void Agent::showStreamingCode()
 {
     const QSet<int> changed = std::exchange(m_codeChanged, {});
-    if (!m_running)
+    if (!m_running || changed.isEmpty())
         return;
+    if (!m_codeFrame.isActive())
+        m_codeFrame.start(); // the next change waits for the frame's end
     for (const int index : changed) {
         const QString code
             = partialJsonStringField(m_streamingArgs.value(index), QStringLiteral("code"));

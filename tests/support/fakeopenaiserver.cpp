@@ -147,7 +147,8 @@ void FakeOpenAiServer::enqueueText(const QString &text, int pieceSize)
 void FakeOpenAiServer::enqueueToolCall(const QString &id,
                                        const QString &name,
                                        const QByteArray &argumentsJson,
-                                       int pieceSize)
+                                       int pieceSize,
+                                       int delayMs)
 {
     Response response;
     const QJsonObject first{
@@ -173,6 +174,7 @@ void FakeOpenAiServer::enqueueToolCall(const QString &id,
             response.writes << event;
         }
     }
+    response.delayMs = delayMs;
     response.writes << sseEvent(chunkJson({}, QStringLiteral("tool_calls")));
     response.writes << sseEvent(usageJson());
     response.writes << sseEvent("[DONE]");

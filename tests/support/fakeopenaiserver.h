@@ -55,11 +55,13 @@ public:
     void enqueue(const Response &response);
     // Text, streamed in pieces of about `pieceSize` characters.
     void enqueueText(const QString &text, int pieceSize = 4);
-    // One tool call whose JSON arguments arrive split into pieces of `pieceSize` bytes.
+    // One tool call whose JSON arguments arrive split into pieces of `pieceSize` bytes,
+    // `delayMs` apart.
     void enqueueToolCall(const QString &id,
                          const QString &name,
                          const QByteArray &argumentsJson,
-                         int pieceSize = 7);
+                         int pieceSize = 7,
+                         int delayMs = 2);
     void enqueueError(int httpStatus,
                       const QByteArray &body,
                       const QList<QPair<QByteArray, QByteArray>> &headers = {});
