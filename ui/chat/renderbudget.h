@@ -22,7 +22,6 @@ public:
             m_clock.start();
         return m_clock.elapsed() < m_ms;
     }
-    bool isOpen() const { return m_clock.isValid(); }
     void close() { m_clock.invalidate(); }
 
 private:

@@ -28,6 +28,7 @@ void TranscriptDelegate::clearCache()
     m_cache.clear();
     m_heights.clear();
     m_pending.clear();
+    m_resized.clear();
 }
 
 int TranscriptDelegate::contentWidth() const

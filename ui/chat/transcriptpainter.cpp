@@ -237,20 +237,12 @@ void TranscriptPainter::paintFooter()
                             fm.elidedText(m_row.cutNote, Qt::ElideRight, m_row.cutRect.width()));
         const QColor link = m_option.palette.color(QPalette::Link);
         const QColor ground = mixColours(m_base, link, 0.10);
-        const std::pair<QRect, QString> buttons[] = {
-            {m_row.showAll, TranscriptDelegate::tr("Show all")},
-            {m_row.openAsText, TranscriptDelegate::tr("Open as text")},
-            {m_row.saveAs, TranscriptDelegate::tr("Save as…")},
-            {m_row.openTableAsCsv, TranscriptDelegate::tr("Open table as CSV")},
-        };
-        for (const auto &[rect, label] : buttons) {
-            if (!rect.isValid())
-                continue;
+        for (const TranscriptRowLayout::CutButton &button : m_row.cutButtons) {
             m_painter->setPen(Qt::NoPen);
             m_painter->setBrush(ground);
-            m_painter->drawRoundedRect(QRectF(rect), 4, 4);
+            m_painter->drawRoundedRect(QRectF(button.rect), 4, 4);
             m_painter->setPen(link);
-            m_painter->drawText(rect, Qt::AlignCenter, label);
+            m_painter->drawText(button.rect, Qt::AlignCenter, button.label);
         }
     }
     if (m_row.filesRect.isValid()) {

@@ -415,18 +415,19 @@ void TranscriptRowLayout::placeTail(int top, int line)
         cutRect = QRect(x, y, inner, line);
         y += line + Gap;
         // The ways through, as links in a row.
+        cutButtons = {{Part::ShowAll, TranscriptDelegate::tr("Show all"), {}},
+                      {Part::OpenAsText, TranscriptDelegate::tr("Open as text"), {}},
+                      {Part::SaveAs, TranscriptDelegate::tr("Save as…"), {}}};
+        if (body.hiddenTable >= 0)
+            cutButtons.push_back(
+                {Part::OpenTableAsCsv, TranscriptDelegate::tr("Open table as CSV"), {}});
         const QFontMetrics fm(pieceStyle.font);
         int left = x;
-        const auto place = [&](QRect &rect, const QString &label) {
-            const int w = fm.horizontalAdvance(label) + 2 * Padding;
-            rect = QRect(left, y, w, line);
+        for (CutButton &button : cutButtons) {
+            const int w = fm.horizontalAdvance(button.label) + 2 * Padding;
+            button.rect = QRect(left, y, w, line);
             left += w + Gap;
-        };
-        place(showAll, TranscriptDelegate::tr("Show all"));
-        place(openAsText, TranscriptDelegate::tr("Open as text"));
-        place(saveAs, TranscriptDelegate::tr("Save as…"));
-        if (body.hiddenTable >= 0)
-            place(openTableAsCsv, TranscriptDelegate::tr("Open table as CSV"));
+        }
         y += line + Gap;
     }
     if (!files.isEmpty()) {
@@ -484,13 +485,14 @@ QRect TranscriptRowLayout::partRect(Part part) const
     case Part::Retry:
         return retry;
     case Part::ShowAll:
-        return showAll;
     case Part::OpenAsText:
-        return openAsText;
     case Part::SaveAs:
-        return saveAs;
     case Part::OpenTableAsCsv:
-        return openTableAsCsv;
+        for (const CutButton &button : cutButtons) {
+            if (button.part == part)
+                return button.rect;
+        }
+        break;
     case Part::Link:
     case Part::None:
         break;

@@ -120,7 +120,15 @@ public:
     QString files;
     QString cutNote; // what of a long text is shown
     QRect frame, headerRect, toggle, open, retry, filesRect, moreLinesRect;
-    QRect cutRect, showAll, openAsText, saveAs, openTableAsCsv;
+    QRect cutRect;
+    // The ways through a cut, as links in a row under the note.
+    struct CutButton
+    {
+        Part part;
+        QString label;
+        QRect rect;
+    };
+    std::vector<CutButton> cutButtons;
     int height = 0;
 
 private:
