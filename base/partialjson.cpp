@@ -4,6 +4,64 @@ namespace Sandcastle {
 
 namespace {
 
+// Decodes the inside of a JSON string from `*i` (just past the opening quote, or where an
+// earlier call stopped) onto `out`; true at the closing quote (left past it). At the end of the
+// text, or before an escape cut off there, it stops with `*i` where it should go on.
+bool decode(const QString &s, qsizetype *i, QString *out)
+{
+    const qsizetype size = s.size();
+    while (*i < size) {
+        // A run of plain characters in one append.
+        qsizetype end = *i;
+        while (end < size && s.at(end) != QLatin1Char('"') && s.at(end) != QLatin1Char('\\'))
+            ++end;
+        out->append(QStringView(s).mid(*i, end - *i));
+        *i = end;
+        if (end == size)
+            return false;
+        if (s.at(end) == QLatin1Char('"')) {
+            ++*i;
+            return true;
+        }
+        if (end + 1 >= size)
+            return false;
+        const QChar e = s.at(end + 1);
+        switch (e.unicode()) {
+        case 'n':
+            out->append(QLatin1Char('\n'));
+            break;
+        case 't':
+            out->append(QLatin1Char('\t'));
+            break;
+        case 'r':
+            out->append(QLatin1Char('\r'));
+            break;
+        case 'b':
+            out->append(QLatin1Char('\b'));
+            break;
+        case 'f':
+            out->append(QLatin1Char('\f'));
+            break;
+        case 'u': {
+            if (end + 6 > size)
+                return false;
+            bool ok = false;
+            const ushort code = QStringView(s).mid(end + 2, 4).toUShort(&ok, 16);
+            if (!ok)
+                return false;         // not JSON: it stops here, however much follows
+            out->append(QChar(code)); // surrogate halves pair up in the QString
+            *i = end + 6;
+            continue;
+        }
+        default:
+            out->append(e);
+            break; // \" \\ \/
+        }
+        *i = end + 2;
+    }
+    return false;
+}
+
 struct Scanner
 {
     const QString &s;
@@ -20,57 +78,9 @@ struct Scanner
     // quote was seen. An escape cut off at the end is dropped.
     QString readString(bool *complete)
     {
-        *complete = false;
         QString out;
         ++i; // opening quote
-        while (!atEnd()) {
-            const QChar c = s.at(i);
-            if (c == QLatin1Char('"')) {
-                ++i;
-                *complete = true;
-                return out;
-            }
-            if (c != QLatin1Char('\\')) {
-                out += c;
-                ++i;
-                continue;
-            }
-            if (i + 1 >= s.size())
-                return out;
-            const QChar e = s.at(i + 1);
-            switch (e.unicode()) {
-            case 'n':
-                out += QLatin1Char('\n');
-                break;
-            case 't':
-                out += QLatin1Char('\t');
-                break;
-            case 'r':
-                out += QLatin1Char('\r');
-                break;
-            case 'b':
-                out += QLatin1Char('\b');
-                break;
-            case 'f':
-                out += QLatin1Char('\f');
-                break;
-            case 'u': {
-                if (i + 6 > s.size())
-                    return out;
-                bool ok = false;
-                const ushort code = s.mid(i + 2, 4).toUShort(&ok, 16);
-                if (!ok)
-                    return out;
-                out += QChar(code); // surrogate halves pair up in the QString
-                i += 6;
-                continue;
-            }
-            default:
-                out += e;
-                break; // \" \\ \/
-            }
-            i += 2;
-        }
+        *complete = decode(s, &i, &out);
         return out;
     }
 
@@ -109,45 +119,117 @@ struct Scanner
     }
 };
 
-} // namespace
-
-QString partialJsonStringField(const QString &partialJson, const QString &key)
+// Where the key's string value starts (just past its opening quote) in a top-level object;
+// -1 while it has not, or when it is not a string.
+qsizetype valueStart(const QString &partialJson, const QString &key)
 {
     Scanner sc{partialJson};
     sc.skipSpace();
     if (sc.atEnd() || partialJson.at(sc.i) != QLatin1Char('{'))
-        return {};
+        return -1;
     ++sc.i;
     for (;;) {
         sc.skipSpace();
         if (sc.atEnd() || partialJson.at(sc.i) != QLatin1Char('"'))
-            return {};
+            return -1;
         bool complete = false;
         const QString name = sc.readString(&complete);
         if (!complete)
-            return {};
+            return -1;
         sc.skipSpace();
         if (sc.atEnd() || partialJson.at(sc.i) != QLatin1Char(':'))
-            return {};
+            return -1;
         ++sc.i;
         sc.skipSpace();
         if (sc.atEnd())
-            return {};
-        if (name == key) {
-            if (partialJson.at(sc.i) != QLatin1Char('"'))
-                return {};
-            QString value = sc.readString(&complete);
-            if (value.isNull())
-                value = QStringLiteral(""); // started but empty: not null
-            return value;
-        }
+            return -1;
+        if (name == key)
+            return partialJson.at(sc.i) == QLatin1Char('"') ? sc.i + 1 : -1;
         if (!sc.skipValue())
-            return {};
+            return -1;
         sc.skipSpace();
         if (sc.atEnd() || partialJson.at(sc.i) != QLatin1Char(','))
-            return {};
+            return -1;
         ++sc.i;
     }
+}
+
+} // namespace
+
+std::optional<QHash<QString, QString>> jsonObjectStringFields(const QString &json,
+                                                              const QStringList &keys)
+{
+    Scanner sc{json};
+    sc.skipSpace();
+    if (sc.atEnd() || json.at(sc.i) != QLatin1Char('{'))
+        return std::nullopt;
+    ++sc.i;
+    QHash<QString, QString> fields;
+    sc.skipSpace();
+    if (!sc.atEnd() && json.at(sc.i) == QLatin1Char('}'))
+        return fields;
+    for (;;) {
+        sc.skipSpace();
+        if (sc.atEnd() || json.at(sc.i) != QLatin1Char('"'))
+            return std::nullopt;
+        bool complete = false;
+        const QString name = sc.readString(&complete);
+        if (!complete)
+            return std::nullopt;
+        sc.skipSpace();
+        if (sc.atEnd() || json.at(sc.i) != QLatin1Char(':'))
+            return std::nullopt;
+        ++sc.i;
+        sc.skipSpace();
+        if (sc.atEnd())
+            return std::nullopt;
+        if (json.at(sc.i) == QLatin1Char('"') && keys.contains(name)) {
+            QString value = sc.readString(&complete);
+            if (!complete)
+                return std::nullopt;
+            fields.insert(name, value.isNull() ? QStringLiteral("") : value);
+        } else {
+            fields.remove(name); // a later value that is not a string replaces an earlier one
+            if (!sc.skipValue())
+                return std::nullopt;
+        }
+        sc.skipSpace();
+        if (sc.atEnd())
+            return std::nullopt;
+        if (json.at(sc.i) == QLatin1Char('}'))
+            return fields;
+        if (json.at(sc.i) != QLatin1Char(','))
+            return std::nullopt;
+        ++sc.i;
+    }
+}
+
+QString partialJsonStringField(const QString &partialJson, const QString &key)
+{
+    return PartialJsonStringField(key).read(partialJson);
+}
+
+PartialJsonStringField::PartialJsonStringField(QString key)
+    : m_key(std::move(key))
+{}
+
+QString PartialJsonStringField::read(const QString &partialJson)
+{
+    if (partialJson.size() < m_seen) {
+        m_resume = -1;
+        m_complete = false;
+        m_value.clear();
+    }
+    m_seen = partialJson.size();
+    if (m_resume < 0) {
+        m_resume = valueStart(partialJson, m_key);
+        if (m_resume < 0)
+            return {};
+        m_value = QStringLiteral(""); // started: not null, even while empty
+    }
+    if (!m_complete)
+        m_complete = decode(partialJson, &m_resume, &m_value);
+    return m_value;
 }
 
 } // namespace Sandcastle

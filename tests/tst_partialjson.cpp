@@ -2,7 +2,9 @@
 
 #include <QtTest>
 
+using Sandcastle::jsonObjectStringFields;
 using Sandcastle::partialJsonStringField;
+using Sandcastle::PartialJsonStringField;
 
 class TestPartialJson : public QObject
 {
@@ -59,6 +61,86 @@ private Q_SLOTS:
         QVERIFY(partialJsonStringField(QStringLiteral("{\"code\": 12}"), QStringLiteral("code"))
                     .isNull());
         QVERIFY(partialJsonStringField(QString(), QStringLiteral("code")).isNull());
+    }
+
+    // The reader that follows a growing text decodes only what is new, and must give exactly
+    // what reading each prefix whole gives, however the text grows.
+    void readingAGrowingTextGivesWhatReadingEachPrefixGives()
+    {
+        const QStringList texts{
+            QStringLiteral("{\"code\": \"a = \\\"x\\\"\\n\\tb = '\\u00e9\\u2713\\ud83d\\ude00'\"}"),
+            QStringLiteral("{\"language\": \"py\\\"thon\", \"n\": [1, {\"code\": 2}], "
+                           "\"code\": \"print(1)\\\\\"}"),
+            QStringLiteral("{\"code\": \"bad \\uZZZZ and more after it\"}"),
+            QStringLiteral("{\"code\": 12, \"x\": \"y\"}"),
+            QStringLiteral("{\"code\": \"\"}"),
+        };
+        for (const QString &text : texts) {
+            for (const qsizetype step : {1, 2, 3, 7, 64}) {
+                PartialJsonStringField reader(QStringLiteral("code"));
+                for (qsizetype n = 0;; n = std::min(n + step, text.size())) {
+                    const QString prefix = text.left(n);
+                    const QString whole = partialJsonStringField(prefix, QStringLiteral("code"));
+                    const QString grown = reader.read(prefix);
+                    QVERIFY2(grown == whole && grown.isNull() == whole.isNull(),
+                             qPrintable(QStringLiteral("%1 at %2 by %3: %4 against %5")
+                                            .arg(text)
+                                            .arg(n)
+                                            .arg(step)
+                                            .arg(grown, whole)));
+                    if (n == text.size())
+                        break;
+                }
+            }
+        }
+    }
+
+    void aShorterTextStartsTheReaderOver()
+    {
+        PartialJsonStringField reader(QStringLiteral("code"));
+        QCOMPARE(reader.read(QStringLiteral("{\"code\": \"first call")),
+                 QStringLiteral("first call"));
+        QCOMPARE(reader.read(QStringLiteral("{\"code\": \"sec")), QStringLiteral("sec"));
+        QVERIFY(reader.read(QStringLiteral("{")).isNull());
+        QCOMPARE(reader.read(QStringLiteral("{\"code\": \"second\"}")), QStringLiteral("second"));
+    }
+
+    void readsTheStringFieldsOfAWholeObject()
+    {
+        const QStringList keys{QStringLiteral("code"), QStringLiteral("path")};
+        const auto fields = jsonObjectStringFields(
+            QStringLiteral(
+                "{\"n\": {\"code\": \"inner\"}, \"code\": \"a\\nb\", \"list\": [1, \"]\"], "
+                "\"path\": \"x.py\", \"other\": true}"),
+            keys);
+        QVERIFY(fields);
+        QCOMPARE(fields->value(QStringLiteral("code")), QStringLiteral("a\nb"));
+        QCOMPARE(fields->value(QStringLiteral("path")), QStringLiteral("x.py"));
+        QCOMPARE(fields->size(), 2); // only what was asked for
+
+        // Of duplicates the last counts, as a JSON parser keeps it: what is shown is what runs.
+        const auto twice = jsonObjectStringFields(
+            QStringLiteral("{\"code\": \"print(1)\", \"code\": \"print(2)\"}"), keys);
+        QVERIFY(twice);
+        QCOMPARE(twice->value(QStringLiteral("code")), QStringLiteral("print(2)"));
+        const auto replaced
+            = jsonObjectStringFields(QStringLiteral("{\"code\": \"print(1)\", \"code\": 7}"), keys);
+        QVERIFY(replaced);
+        QVERIFY(!replaced->contains(QStringLiteral("code")));
+
+        const auto empty = jsonObjectStringFields(QStringLiteral(" { } "), keys);
+        QVERIFY(empty && empty->isEmpty());
+        QCOMPARE(jsonObjectStringFields(QStringLiteral("{\"code\": \"\"}"), keys)
+                     ->value(QStringLiteral("code")),
+                 QString(QStringLiteral("")));
+        for (const char *bad : {"",
+                                "[1]",
+                                "{\"code\": \"cut",
+                                "{\"code\" \"x\"}",
+                                "{\"code\": \"x\" \"y\"}",
+                                "{\"code\": \"x\",",
+                                "{\"code\": {\"a\": 1}"})
+            QVERIFY2(!jsonObjectStringFields(QString::fromLatin1(bad), keys), bad);
     }
 };
 

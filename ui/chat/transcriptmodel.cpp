@@ -1,6 +1,7 @@
 #include "transcriptmodel.h"
 
 #include <base/jsonfields.h>
+#include <base/partialjson.h>
 
 namespace Sandcastle {
 
@@ -290,22 +291,31 @@ bool TranscriptModel::runsCode(const QString &name)
 
 QString TranscriptModel::toolDetail(const QString &name, const QString &arguments)
 {
+    // The fields shown are read in one pass, without building the document: a tool call may
+    // carry a megabyte of code, and this runs on the UI thread.
+    const auto fields = jsonObjectStringFields(arguments,
+                                               {QStringLiteral("code"),
+                                                QStringLiteral("command"),
+                                                QStringLiteral("path"),
+                                                QStringLiteral("content")});
+    if (!fields)
+        return arguments;
+    const auto field = [&](const char *key) {
+        return fields->value(QLatin1String(key));
+    };
+    if (runsCode(name)) {
+        if (const QString code = field("code"); !code.isEmpty())
+            return code;
+        if (const QString command = field("command"); !command.isEmpty())
+            return command;
+    }
+    if (const QString path = field("path"); !path.isEmpty()) {
+        const QString content = field("content");
+        return content.isEmpty() ? path : path + QLatin1Char('\n') + content;
+    }
     const nlohmann::json args = nlohmann::json::parse(arguments.toStdString(), nullptr, false);
     if (!args.is_object())
         return arguments;
-    if (runsCode(name)) {
-        QString code = jsonString(args, "code");
-        if (!code.isEmpty())
-            return code;
-        QString command = jsonString(args, "command");
-        if (!command.isEmpty())
-            return command;
-    }
-    const QString path = jsonString(args, "path");
-    if (!path.isEmpty()) {
-        const QString content = jsonString(args, "content");
-        return content.isEmpty() ? path : path + QLatin1Char('\n') + content;
-    }
     return args.empty() ? QString() : QString::fromStdString(args.dump(2));
 }
 
