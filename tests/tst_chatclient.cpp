@@ -455,6 +455,44 @@ private Q_SLOTS:
         QCOMPARE(x.errors->size(), 0);
     }
 
+    // A whole answer in one write (the UI thread was busy while it came, or the server sent it
+    // at once): thousands of events, handled a slice at a time (tst_eventpump), every one in
+    // order, and the end only after the last of them; a listener that cancels midway silences
+    // the rest.
+    void aBurstOfEventsIsHandledInSlicesInOrder()
+    {
+        Exchange x;
+        Response response;
+        QByteArray all;
+        const int count = 6000;
+        for (int i = 0; i < count; ++i)
+            all += sse(FakeOpenAiServer::textChunk(QStringLiteral("w%1 ").arg(i)));
+        all += sse(FakeOpenAiServer::finishChunk(QStringLiteral("stop"))) + sse("[DONE]");
+        response.writes << all;
+        x.server.enqueue(response);
+        x.send();
+        QTRY_VERIFY_WITH_TIMEOUT(x.finished->size() == 1, 20000);
+        QCOMPARE(int(x.deltas->size()), count);
+        for (int i = 0; i < count; ++i)
+            QCOMPARE(x.deltas->at(i).at(0).toString(), QStringLiteral("w%1 ").arg(i));
+        QCOMPARE(x.finished->first().at(0).value<Completion>().text.size(),
+                 x.client->partial().text.size());
+
+        // Cancelled from a listener in the middle of a burst: not one event more.
+        Exchange y;
+        y.server.enqueue(response);
+        connect(y.client.get(), &ChatClient::textDelta, this, [&](const QString &text) {
+            if (text == QLatin1String("w100 "))
+                y.client->cancel();
+        });
+        y.send();
+        QTRY_VERIFY_WITH_TIMEOUT(y.deltas->size() >= 101, 20000);
+        QTest::qWait(300);
+        QCOMPARE(int(y.deltas->size()), 101);
+        QCOMPARE(y.finished->size(), 0);
+        QCOMPARE(y.errors->size(), 0);
+    }
+
     void theBaseUrlMayEndWithASlash()
     {
         QCOMPARE(chatCompletionsUrl(QUrl(QStringLiteral("http://h:1/v1/"))).toString(),

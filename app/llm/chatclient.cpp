@@ -25,6 +25,12 @@ ChatClient::ChatClient(ClientConfig config, QObject *parent)
     : ModelClient(parent)
     , m_config(std::move(config))
     , m_network(new QNetworkAccessManager(this))
+    , m_pump(
+          [this](const SseParser::Event &event) {
+              handleEvent(event);
+              return m_active; // an event ended the request, or a listener cancelled
+          },
+          this)
 {
     m_idleTimer.setSingleShot(true);
     connect(&m_idleTimer, &QTimer::timeout, this, [this] {
@@ -72,6 +78,7 @@ nlohmann::json ChatClient::requestBody(const QList<Message> &messages,
 void ChatClient::resetStream()
 {
     m_parser = SseParser();
+    m_pump.clear();
     m_stream = StreamAccumulator();
     m_errorBody.clear();
     m_isEventStream = false;
@@ -144,6 +151,7 @@ void ChatClient::cancel()
 {
     m_active = false;
     m_retryTimer.stop();
+    m_pump.clear();
     dropReply();
 }
 
@@ -167,12 +175,7 @@ void ChatClient::onReadyRead()
     }
     if (!bytes.isEmpty())
         m_receivedAny = true;
-    const QList<SseParser::Event> events = m_parser.feed(bytes);
-    for (const SseParser::Event &event : events) {
-        handleEvent(event);
-        if (!m_reply)
-            return; // an event ended the request
-    }
+    m_pump.push(m_parser.feed(bytes));
 }
 
 void ChatClient::handleEvent(const SseParser::Event &event)
@@ -208,6 +211,12 @@ void ChatClient::onFinished()
 {
     if (!m_reply)
         return;
+    if (!m_pump.isEmpty()) {
+        // What arrived before the end is handled first, in its slices.
+        m_idleTimer.stop();
+        m_pump.whenDrained([this] { onFinished(); });
+        return;
+    }
     QNetworkReply *reply = m_reply;
     m_reply = nullptr;
     m_idleTimer.stop();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "chattypes.h"
+#include "eventpump.h"
 #include "modelclient.h"
 #include "modelerror.h"
 #include "retrypolicy.h"
@@ -63,6 +64,7 @@ private:
     bool m_receivedAny = false; // a byte of the answer arrived: no more retries
     bool m_requestSent = false;
     SseParser m_parser;
+    EventPump m_pump; // the parsed events, handled a slice at a time
     StreamAccumulator m_stream;
     QByteArray m_errorBody;
     QTimer m_idleTimer;
