@@ -6,6 +6,7 @@
 #include <app/appsettings.h>
 #include <app/controller/conversationcontroller.h>
 #include <app/llm/providers.h>
+#include <app/store/conversationrecorder.h>
 #include <app/store/conversationstore.h>
 #include <sandbox/containerengine.h>
 
@@ -143,6 +144,7 @@ int runChat(const QStringList &args)
     QEventLoop loop;
     QObject::connect(
         controller.agent(), &Agent::finished, &loop, [&](const QString &status, int turns) {
+            controller.recorder()->flushNow(); // a store problem is said before the last words
             printer->done(status, turns);
             exitCode = status == QLatin1String("answered") ? kExitOk : kExitFailure;
             loop.quit();

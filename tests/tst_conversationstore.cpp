@@ -283,6 +283,55 @@ private Q_SLOTS:
         QVERIFY(back.finishedMs >= back.startedMs);
     }
 
+    // Runs through the writer's queue: in order with the messages, the caller never waiting;
+    // the end names its start; an end whose start could not be saved is dropped and said.
+    void queuedRunsAreWrittenInOrderWithTheMessages()
+    {
+        ConversationStore store;
+        QVERIFY(store.open(dbPath()));
+        QVERIFY(store.create(QStringLiteral("c"), QStringLiteral("t"), QStringLiteral("/w"), true));
+        QVERIFY(store.appendMessage(QStringLiteral("c"),
+                                    Message::assistant(QString(100000, QLatin1Char('m')))));
+        StoredRun run;
+        run.conversationId = QStringLiteral("c");
+        run.toolCallId = QStringLiteral("call_1");
+        run.code = QStringLiteral("print(1)");
+        const Result<quint64> start = store.appendRunStart(run);
+        QVERIFY(start);
+        run.toolCallId = QStringLiteral("call_2");
+        const Result<quint64> second = store.appendRunStart(run);
+        QVERIFY(second);
+        ExecutionResult result;
+        result.status = ExecutionResult::Status::Ok;
+        result.stdoutText = QStringLiteral("1\n");
+        QVERIFY(store.appendRunEnd(start.value(), result));
+        // A ticket, polled, settles without the caller waiting on the disk.
+        const ConversationStore::FlushTicket ticket = store.requestFlush();
+        std::optional<Result<bool>> settled;
+        QTRY_VERIFY_WITH_TIMEOUT((settled = store.flushed(ticket)).has_value(), 10000);
+        QVERIFY2(*settled, qPrintable(settled->error()));
+        const QList<StoredRun> runs = store.runs(QStringLiteral("c")).value();
+        QCOMPARE(runs.size(), 2);
+        QCOMPARE(runs.at(0).status, QStringLiteral("ok"));
+        QCOMPARE(runs.at(0).outputTail, QStringLiteral("1\n"));
+        QCOMPARE(runs.at(1).status, QStringLiteral("running")); // its end has not come
+        QCOMPARE(store.messages(QStringLiteral("c")).value().at(0)["content"].get<std::string>(),
+                 std::string(100000, 'm')); // turned into the store's JSON on the writer
+
+        // Its conversation is gone: the start is dropped, and so is its end, both said.
+        run.conversationId = QStringLiteral("gone");
+        const Result<quint64> lost = store.appendRunStart(run);
+        QVERIFY(store.appendRunEnd(lost.value(), result));
+        QVERIFY(store.appendRunEnd(second.value(), result));
+        const Result<bool> flushed = store.flush();
+        QVERIFY(!flushed);
+        QVERIFY2(flushed.error().contains(QStringLiteral("gone"))
+                     && flushed.error().contains(QStringLiteral("result of a run")),
+                 qPrintable(flushed.error()));
+        QCOMPARE(store.runs(QStringLiteral("c")).value().at(1).status, QStringLiteral("ok"));
+        QVERIFY(store.runs(QStringLiteral("gone")).value().isEmpty());
+    }
+
     void aRunWhoseProcessDiedIsMarkedInterruptedOnTheNextOpen()
     {
         {

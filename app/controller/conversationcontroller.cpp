@@ -87,9 +87,14 @@ void ConversationController::bindAgent()
             Q_EMIT agentError(code, message, worthAskingAgain(code));
         });
     connect(m_agent, &Agent::finished, this, [this] {
-        Q_EMIT usageChanged();         // the turn counter goes away
-        Q_EMIT conversationsChanged(); // newest first, message counts
+        Q_EMIT usageChanged(); // the turn counter goes away
     });
+    // Newest first, message counts: read once the turn is on disk (reading sooner would wait
+    // for the writer's fsync on this thread).
+    connect(m_recorder,
+            &ConversationRecorder::turnSaved,
+            this,
+            &ConversationController::conversationsChanged);
 }
 
 bool ConversationController::isBusy() const

@@ -10,7 +10,10 @@ ConversationRecorder::ConversationRecorder(ConversationStore *store,
     : QObject(parent)
     , m_store(store)
     , m_conversationId(conversationId)
-{}
+{
+    m_poll.setInterval(PollMs);
+    connect(&m_poll, &QTimer::timeout, this, &ConversationRecorder::checkSaved);
+}
 
 void ConversationRecorder::setConversationId(const QString &id)
 {
@@ -20,7 +23,7 @@ void ConversationRecorder::setConversationId(const QString &id)
 
 void ConversationRecorder::attach(Agent *agent)
 {
-    connect(agent, &Agent::messageRecorded, this, [this](const nlohmann::json &message) {
+    connect(agent, &Agent::messageRecorded, this, [this](const Message &message) {
         if (m_conversationId.isEmpty())
             return;
         // Through the store's writer thread: durable within a commit, without waiting for the
@@ -34,42 +37,74 @@ void ConversationRecorder::attach(Agent *agent)
             this,
             [this](const QString &id, SandboxRun::Language language, const QString &code) {
                 // The store names languages as the export and the transcript read them.
-                const qint64 row
+                const quint64 start
                     = beginRun(id, code, languageName(language), QStringLiteral("agent"));
-                if (row > 0)
-                    m_openRuns.insert(id, row);
+                if (start > 0)
+                    m_openRuns.insert(id, start);
             });
     connect(
         agent, &Agent::toolResult, this, [this](const QString &id, const ExecutionResult &result) {
-            const qint64 row = m_openRuns.take(id);
-            if (row <= 0)
-                return;
-            const Result<bool> saved = m_store->finishRun(row, result);
-            if (!saved)
-                report(QStringLiteral("a run's result"), saved.error());
+            const quint64 start = m_openRuns.take(id);
+            if (start > 0)
+                endRun(start, result);
         });
     // A run the stop cut short before its result came back.
     connect(agent, &Agent::finished, this, [this] {
         closeOpenRuns(QStringLiteral("stopped by the person"));
-        const Result<bool> saved = m_store->flush();
-        if (!saved)
-            report(QStringLiteral("messages"), saved.error());
+        // Saved on the writer's thread; the window does not wait for the disk (a megabyte
+        // answer, fsync'd, took the UI thread 100-200 ms on a slow disk).
+        m_flush = m_store->requestFlush();
+        m_flushing = true;
+        checkSaved();
+        if (m_flushing)
+            m_poll.start();
     });
+}
+
+void ConversationRecorder::flushNow()
+{
+    if (!m_flushing)
+        return;
+    m_poll.stop();
+    m_flushing = false;
+    const Result<bool> saved = m_store->flush();
+    if (!saved)
+        report(QStringLiteral("messages"), saved.error());
+    Q_EMIT turnSaved();
+}
+
+void ConversationRecorder::checkSaved()
+{
+    if (!m_flushing)
+        return;
+    const std::optional<Result<bool>> saved = m_store->flushed(m_flush);
+    if (!saved)
+        return;
+    m_poll.stop();
+    m_flushing = false;
+    if (!*saved)
+        report(QStringLiteral("messages"), saved->error());
+    Q_EMIT turnSaved();
 }
 
 void ConversationRecorder::closeOpenRuns(const QString &why)
 {
-    const QList<qint64> rows = m_openRuns.values();
+    const QList<quint64> starts = m_openRuns.values();
     m_openRuns.clear();
-    for (const qint64 row : rows) {
+    for (const quint64 start : starts) {
         ExecutionResult result;
         result.status = ExecutionResult::Status::Killed;
         result.exitCode = -1;
         result.error = why;
-        const Result<bool> saved = m_store->finishRun(row, result);
-        if (!saved)
-            report(QStringLiteral("a run's result"), saved.error());
+        endRun(start, result);
     }
+}
+
+void ConversationRecorder::endRun(quint64 start, const ExecutionResult &result)
+{
+    const Result<quint64> queued = m_store->appendRunEnd(start, result);
+    if (!queued)
+        report(QStringLiteral("a run's result"), queued.error());
 }
 
 void ConversationRecorder::personRunStarted(const QString &code, const QString &language)
@@ -79,18 +114,15 @@ void ConversationRecorder::personRunStarted(const QString &code, const QString &
 
 void ConversationRecorder::personRunFinished(const ExecutionResult &result)
 {
-    const qint64 row = std::exchange(m_personRun, 0);
-    if (row <= 0)
-        return;
-    const Result<bool> saved = m_store->finishRun(row, result);
-    if (!saved)
-        report(QStringLiteral("a run's result"), saved.error());
+    const quint64 start = std::exchange(m_personRun, 0);
+    if (start > 0)
+        endRun(start, result);
 }
 
-qint64 ConversationRecorder::beginRun(const QString &toolCallId,
-                                      const QString &code,
-                                      const QString &language,
-                                      const QString &origin)
+quint64 ConversationRecorder::beginRun(const QString &toolCallId,
+                                       const QString &code,
+                                       const QString &language,
+                                       const QString &origin)
 {
     if (m_conversationId.isEmpty())
         return 0;
@@ -100,12 +132,13 @@ qint64 ConversationRecorder::beginRun(const QString &toolCallId,
     run.code = code;
     run.language = language;
     run.origin = origin;
-    const Result<qint64> row = m_store->beginRun(run);
-    if (!row) {
-        report(QStringLiteral("a run"), row.error());
+    // Queued behind the messages before it: the window waits neither for them nor for the disk.
+    const Result<quint64> start = m_store->appendRunStart(run);
+    if (!start) {
+        report(QStringLiteral("a run"), start.error());
         return 0;
     }
-    return row.value();
+    return start.value();
 }
 
 void ConversationRecorder::report(const QString &what, const QString &error)

@@ -175,6 +175,7 @@ Result<bool> ConversationStore::open(const QString &path)
     }
     m_interruptedOnOpen = markInterruptedRuns();
     m_writer = std::make_unique<MessageWriter>(path, m_connection + QStringLiteral("-writer"));
+    ++m_writerGeneration;
     Result<bool> writing = m_writer->started();
     if (!writing) {
         close();
@@ -198,9 +199,45 @@ Result<quint64> ConversationStore::appendMessage(const QString &conversationId,
     return Result<quint64>::ok(m_writer->append(conversationId, message));
 }
 
+Result<quint64> ConversationStore::appendMessage(const QString &conversationId,
+                                                 const Message &message)
+{
+    if (!isOpen() || !m_writer)
+        return Result<quint64>::failure(QStringLiteral("the store is not open"));
+    return Result<quint64>::ok(m_writer->append(conversationId, message));
+}
+
+Result<quint64> ConversationStore::appendRunStart(const StoredRun &run)
+{
+    if (!isOpen() || !m_writer)
+        return Result<quint64>::failure(QStringLiteral("the store is not open"));
+    return Result<quint64>::ok(m_writer->appendRunStart(run));
+}
+
+Result<quint64> ConversationStore::appendRunEnd(quint64 start, const ExecutionResult &result)
+{
+    if (!isOpen() || !m_writer)
+        return Result<quint64>::failure(QStringLiteral("the store is not open"));
+    return Result<quint64>::ok(m_writer->appendRunEnd(start, result));
+}
+
 Result<bool> ConversationStore::flush()
 {
     return m_writer ? m_writer->flush() : Result<bool>::ok(true);
+}
+
+ConversationStore::FlushTicket ConversationStore::requestFlush()
+{
+    if (!m_writer)
+        return {};
+    return {m_writerGeneration, m_writer->requestFlush()};
+}
+
+std::optional<Result<bool>> ConversationStore::flushed(const FlushTicket &ticket)
+{
+    if (!m_writer || ticket.writer != m_writerGeneration)
+        return Result<bool>::ok(true);
+    return m_writer->flushed(ticket.ticket);
 }
 
 void ConversationStore::setWriteObserver(
@@ -435,20 +472,8 @@ Result<qint64> ConversationStore::beginRun(const StoredRun &run)
     settle();
     if (!isOpen())
         return Result<qint64>::failure(QStringLiteral("the store is not open"));
-    QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    q.prepare(QStringLiteral("INSERT INTO runs (conversation_id, tool_call_id, code, language,"
-                             " origin, status, owner_pid, started_at)"
-                             " VALUES (?, ?, ?, ?, ?, 'running', ?, ?)"));
-    q.addBindValue(run.conversationId);
-    q.addBindValue(run.toolCallId);
-    q.addBindValue(text(run.code));
-    q.addBindValue(text(run.language));
-    q.addBindValue(text(run.origin));
-    q.addBindValue(qint64(::getpid()));
-    q.addBindValue(now());
-    if (!q.exec())
-        return queryFailure<qint64>(q, QStringLiteral("save the run"));
-    return Result<qint64>::ok(q.lastInsertId().toLongLong());
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    return StoreSql::insertRun(db, run);
 }
 
 Result<bool> ConversationStore::finishRun(qint64 runId, const ExecutionResult &result)
@@ -456,35 +481,8 @@ Result<bool> ConversationStore::finishRun(qint64 runId, const ExecutionResult &r
     settle();
     if (!isOpen())
         return Result<bool>::failure(QStringLiteral("the store is not open"));
-    QString tail = result.stdoutText;
-    if (!result.stderrText.isEmpty())
-        tail += (tail.isEmpty() || tail.endsWith(QLatin1Char('\n')) ? QString()
-                                                                    : QStringLiteral("\n"))
-                + result.stderrText;
-    if (!result.error.isEmpty())
-        tail += (tail.isEmpty() || tail.endsWith(QLatin1Char('\n')) ? QString()
-                                                                    : QStringLiteral("\n"))
-                + result.error;
-    if (tail.size() > kOutputTailChars)
-        tail = QStringLiteral("[...]\n") + tail.right(kOutputTailChars);
-    nlohmann::json files = nlohmann::json::array();
-    for (const QString &f : result.files)
-        files.push_back(f.toStdString());
-    QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    q.prepare(QStringLiteral("UPDATE runs SET status = ?, exit_code = ?, duration_ms = ?,"
-                             " output_tail = ?, log_file = ?, files = ?, finished_at = ?"
-                             " WHERE id = ?"));
-    q.addBindValue(ExecutionResult::statusName(result.status));
-    q.addBindValue(result.exitCode);
-    q.addBindValue(result.durationMs);
-    q.addBindValue(text(tail));
-    q.addBindValue(text(result.logFile));
-    q.addBindValue(jsonText(files));
-    q.addBindValue(now());
-    q.addBindValue(runId);
-    if (!q.exec())
-        return queryFailure<bool>(q, QStringLiteral("save the run's result"));
-    return Result<bool>::ok(true);
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    return StoreSql::finishRun(db, runId, result, kOutputTailChars);
 }
 
 Result<QList<StoredRun>> ConversationStore::runs(const QString &conversationId) const

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "messagewriter.h"
+#include "storedrun.h"
+
 #include <base/result.h>
 #include <sandbox/executionresult.h>
 
@@ -11,10 +14,9 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace Sandcastle {
-
-class MessageWriter;
 
 struct ConversationInfo
 {
@@ -28,24 +30,6 @@ struct ConversationInfo
 
     // A title from the first prompt: its first line, at most 60 characters.
     static QString titleFromPrompt(const QString &prompt);
-};
-
-struct StoredRun
-{
-    qint64 id = 0;
-    QString conversationId;
-    QString toolCallId; // empty for the person's runs
-    QString code;
-    QString language = QStringLiteral("python"); // or "shell"
-    QString origin = QStringLiteral("agent");    // or "person"
-    QString status = QStringLiteral("running");  // a result status, or "interrupted"
-    int exitCode = 0;
-    qint64 durationMs = 0;
-    QString outputTail;
-    QString logFile; // relative to the workspace
-    QStringList files;
-    qint64 startedMs = 0;
-    qint64 finishedMs = 0;
 };
 
 struct SearchHit
@@ -106,12 +90,28 @@ public:
     // it sees what was appended. The observer (set after open(); a reopen drops it) hears of
     // each commit on the writer's thread, with its lock held: see MessageWriter::Observer.
     Result<quint64> appendMessage(const QString &conversationId, const nlohmann::json &message);
+    // The same for a Message, turned into the store's JSON on the writer's thread (a megabyte
+    // answer costs the caller's thread nothing).
+    Result<quint64> appendMessage(const QString &conversationId, const Message &message);
     Result<bool> flush();
+    // flush() without waiting: asks now, and reads back later (nothing while it is under way).
+    // A ticket from before a reopen reads as settled: closing committed what it could.
+    struct FlushTicket
+    {
+        quint64 writer = 0;
+        MessageWriter::FlushTicket ticket;
+    };
+    FlushTicket requestFlush();
+    std::optional<Result<bool>> flushed(const FlushTicket &ticket);
     void setWriteObserver(std::function<void(quint64 durableUpTo, const QString &error)> observer);
     // In order, in the same shape.
     Result<nlohmann::json> messages(const QString &conversationId) const;
 
     Result<qint64> beginRun(const StoredRun &run);
+    // The same through the writer's queue, after the messages appended before it, without
+    // waiting (see MessageWriter::appendRunStart()): sequence numbers, the end naming its start.
+    Result<quint64> appendRunStart(const StoredRun &run);
+    Result<quint64> appendRunEnd(quint64 start, const ExecutionResult &result);
     Result<bool> finishRun(qint64 runId, const ExecutionResult &result);
     Result<QList<StoredRun>> runs(const QString &conversationId) const;
 
@@ -134,6 +134,7 @@ private:
 
     QString m_connection;
     std::unique_ptr<MessageWriter> m_writer;
+    quint64 m_writerGeneration = 0; // which writer a FlushTicket belongs to
     QString m_path;
     int m_interruptedOnOpen = 0;
 };

@@ -1,5 +1,7 @@
 #include "messagewriter.h"
 
+#include "conversationstore.h"
+#include "storedmessage.h"
 #include "storesql.h"
 
 #include <algorithm>
@@ -48,11 +50,45 @@ Result<bool> MessageWriter::started() const
 
 quint64 MessageWriter::append(const QString &conversationId, nlohmann::json message)
 {
+    Item item;
+    item.conversationId = conversationId;
+    item.message = std::move(message);
+    return enqueue(std::move(item));
+}
+
+quint64 MessageWriter::append(const QString &conversationId, const Message &message)
+{
+    Item item;
+    item.conversationId = conversationId;
+    item.unconverted = message;
+    return enqueue(std::move(item));
+}
+
+quint64 MessageWriter::appendRunStart(const StoredRun &run)
+{
+    Item item;
+    item.kind = Item::Kind::RunStart;
+    item.conversationId = run.conversationId;
+    item.run = run;
+    return enqueue(std::move(item));
+}
+
+quint64 MessageWriter::appendRunEnd(quint64 start, const ExecutionResult &result)
+{
+    Item item;
+    item.kind = Item::Kind::RunEnd;
+    item.start = start;
+    item.result = result;
+    return enqueue(std::move(item));
+}
+
+quint64 MessageWriter::enqueue(Item item)
+{
     quint64 seq = 0;
     {
         const std::lock_guard<std::mutex> lock(m_mutex);
-        seq = ++m_appended;
-        m_queue.push_back({seq, conversationId, std::move(message)});
+        seq = item.seq = ++m_appended;
+        m_queue.push_back(std::move(item));
         m_paused = false; // a new message is a new try (the disk may have room again)
     }
     m_wake.notify_one();
@@ -62,15 +98,21 @@ quint64 MessageWriter::append(const QString &conversationId, nlohmann::json mess
 Result<bool> MessageWriter::flush()
 {
     std::unique_lock<std::mutex> lock(m_mutex);
-    QStringList problems;
-    if (!waitForQueue(lock))
-        problems << (m_failure.isEmpty() ? QStringLiteral("the messages could not be saved")
-                                         : m_failure);
-    problems += m_dropped;
-    m_dropped.clear();
-    if (problems.isEmpty())
-        return Result<bool>::ok(true);
-    return Result<bool>::failure(problems.join(QLatin1String("; ")));
+    return outcome(waitForQueue(lock));
+}
+
+MessageWriter::FlushTicket MessageWriter::requestFlush()
+{
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    return beginFlush();
+}
+
+std::optional<Result<bool>> MessageWriter::flushed(const FlushTicket &ticket)
+{
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    if (!settled(ticket))
+        return std::nullopt;
+    return outcome(m_durable >= ticket.target);
 }
 
 bool MessageWriter::wait()
@@ -79,21 +121,42 @@ bool MessageWriter::wait()
     return waitForQueue(lock);
 }
 
-bool MessageWriter::waitForQueue(std::unique_lock<std::mutex> &lock)
+MessageWriter::FlushTicket MessageWriter::beginFlush()
 {
-    const quint64 target = m_appended;
-    if (m_durable < target && m_running) {
-        // An attempt begun after this call (one in flight may not hold the newest messages).
-        const quint64 begun = m_begun;
-        m_retryFrom = std::max(m_retryFrom, begun + 1); // a failure before it does not pause
+    // An attempt begun after this call (one in flight may not hold the newest messages).
+    const FlushTicket ticket{m_appended, m_begun};
+    if (m_durable < ticket.target && m_running) {
+        m_retryFrom = std::max(m_retryFrom, ticket.begun + 1); // a failure before it does not pause
         m_paused = false;
         m_wake.notify_one();
-        // Saved, or such an attempt failed, or the writer is gone.
-        m_done.wait(lock, [&] {
-            return m_durable >= target || !m_running || (m_paused && m_attempts > begun);
-        });
     }
-    return m_durable >= target;
+    return ticket;
+}
+
+bool MessageWriter::settled(const FlushTicket &ticket) const
+{
+    // Saved, or such an attempt failed, or the writer is gone.
+    return m_durable >= ticket.target || !m_running || (m_paused && m_attempts > ticket.begun);
+}
+
+bool MessageWriter::waitForQueue(std::unique_lock<std::mutex> &lock)
+{
+    const FlushTicket ticket = beginFlush();
+    m_done.wait(lock, [&] { return settled(ticket); });
+    return m_durable >= ticket.target;
+}
+
+Result<bool> MessageWriter::outcome(bool saved)
+{
+    QStringList problems;
+    if (!saved)
+        problems << (m_failure.isEmpty() ? QStringLiteral("the messages could not be saved")
+                                         : m_failure);
+    problems += m_dropped;
+    m_dropped.clear();
+    if (problems.isEmpty())
+        return Result<bool>::ok(true);
+    return Result<bool>::failure(problems.join(QLatin1String("; ")));
 }
 
 void MessageWriter::setObserver(Observer observer)
@@ -138,6 +201,10 @@ void MessageWriter::run()
             batch.swap(m_queue);
             ++m_begun;
             lock.unlock();
+            for (Item &item : batch) {
+                if (item.unconverted)
+                    item.message = toStoreJson(*std::exchange(item.unconverted, std::nullopt));
+            }
             QString failure;
             QStringList dropped;
             const bool saved = commit(batch, &failure, &dropped);
@@ -186,20 +253,13 @@ bool MessageWriter::commit(std::deque<Item> &batch, QString *error, QStringList 
     if (!db.transaction())
         return fail(StoreSql::errorText(db.lastError()));
     QSet<QString> conversations;
+    QHash<quint64, qint64> started; // this batch's runs, until it is committed
     for (const Item &item : batch) {
-        QSqlError sqlError;
-        const Result<qint64> inserted
-            = StoreSql::insertMessage(db, item.conversationId, item.message, &sqlError);
-        if (inserted) {
+        QString why;
+        if (!write(db, item, &started, &why, dropped))
+            return fail(why);
+        if (item.kind == Item::Kind::Message)
             conversations.insert(item.conversationId);
-        } else if (StoreSql::primaryCode(sqlError) == kSqliteConstraint) {
-            // Never saveable (its conversation is gone); SQLite undid just this statement.
-            *dropped << QStringLiteral("a message for conversation %1 could not be saved (%2) "
-                                       "and was dropped")
-                            .arg(item.conversationId, StoreSql::errorText(sqlError));
-        } else {
-            return fail(StoreSql::errorText(sqlError));
-        }
     }
     for (const QString &id : conversations) {
         const Result<bool> touched = StoreSql::touch(db, id);
@@ -208,8 +268,61 @@ bool MessageWriter::commit(std::deque<Item> &batch, QString *error, QStringList 
     }
     if (!db.commit())
         return fail(StoreSql::errorText(db.lastError()));
+    for (auto it = started.cbegin(); it != started.cend(); ++it)
+        m_runRows.insert(it.key(), it.value());
+    for (const Item &item : batch) {
+        if (item.kind == Item::Kind::RunEnd)
+            m_runRows.remove(item.start); // a run ends once
+    }
     batch.clear();
     return true;
+}
+
+bool MessageWriter::write(QSqlDatabase &db,
+                          const Item &item,
+                          QHash<quint64, qint64> *started,
+                          QString *error,
+                          QStringList *dropped)
+{
+    QSqlError sqlError;
+    bool saved = false;
+    QString what;
+    switch (item.kind) {
+    case Item::Kind::Message: {
+        saved = bool(StoreSql::insertMessage(db, item.conversationId, item.message, &sqlError));
+        what = QStringLiteral("a message");
+        break;
+    }
+    case Item::Kind::RunStart: {
+        const Result<qint64> row = StoreSql::insertRun(db, item.run, &sqlError);
+        if (row)
+            started->insert(item.seq, row.value());
+        saved = bool(row);
+        what = QStringLiteral("a run");
+        break;
+    }
+    case Item::Kind::RunEnd: {
+        const qint64 row = started->value(item.start, m_runRows.value(item.start, 0));
+        if (row <= 0) {
+            *dropped << QStringLiteral("the result of a run that could not be saved was dropped");
+            return true;
+        }
+        saved = bool(StoreSql::finishRun(
+            db, row, item.result, ConversationStore::kOutputTailChars, &sqlError));
+        what = QStringLiteral("a run's result");
+        break;
+    }
+    }
+    if (saved)
+        return true;
+    if (StoreSql::primaryCode(sqlError) == kSqliteConstraint) {
+        // Never saveable (its conversation is gone); SQLite undid just this statement.
+        *dropped << QStringLiteral("%1 for conversation %2 could not be saved (%3) and was dropped")
+                        .arg(what, item.conversationId, StoreSql::errorText(sqlError));
+        return true;
+    }
+    *error = StoreSql::errorText(sqlError);
+    return false;
 }
 
 } // namespace Sandcastle

@@ -1,9 +1,14 @@
 #pragma once
 
+#include "storedrun.h"
+
+#include <app/llm/message.h>
 #include <base/result.h>
+#include <sandbox/executionresult.h>
 
 #include <nlohmann/json.hpp>
 
+#include <QHash>
 #include <QString>
 #include <QStringList>
 
@@ -12,7 +17,9 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 
+class QSqlDatabase;
 class QThread;
 
 namespace Sandcastle {
@@ -48,11 +55,29 @@ public:
     Result<bool> started() const;
     // Queues a message; returns its sequence number.
     quint64 append(const QString &conversationId, nlohmann::json message);
+    // The same, turned into the store's JSON (toStoreJson()) on the writer's thread.
+    quint64 append(const QString &conversationId, const Message &message);
+    // A run as it starts, and its end, in the same queue (the caller never waits for the disk,
+    // nor for the messages before them): the end names the start by its sequence number. An
+    // end whose start could not be saved is dropped and reported.
+    quint64 appendRunStart(const StoredRun &run);
+    quint64 appendRunEnd(quint64 start, const ExecutionResult &result);
     // Waits until everything appended so far is durable, retrying a failed commit once (an
     // attempt that begins after the call).
     // Fails with the reason when something is still not saved, or when a message was dropped
     // since the last flush (that report is then consumed; wait() leaves it).
     Result<bool> flush();
+    // flush() in two halves, for a caller that must not wait: what was appended so far, asked
+    // to be saved now ...
+    struct FlushTicket
+    {
+        quint64 target = 0; // appended up to here
+        quint64 begun = 0;  // attempts begun before the request
+    };
+    FlushTicket requestFlush();
+    // ... and, read back later, nothing while that is under way, then what flush() would have
+    // returned (consuming the report of dropped messages the same way).
+    std::optional<Result<bool>> flushed(const FlushTicket &ticket);
     // Like flush(), without consuming the report of dropped messages; true when nothing is
     // left unsaved.
     bool wait();
@@ -61,13 +86,33 @@ public:
 private:
     struct Item
     {
-        quint64 seq;
+        enum class Kind { Message, RunStart, RunEnd };
+        quint64 seq = 0;
+        Kind kind = Kind::Message;
         QString conversationId;
         nlohmann::json message;
+        std::optional<Message> unconverted; // to become `message` on the writer's thread
+        StoredRun run;                      // RunStart
+        quint64 start = 0;                  // RunEnd: its RunStart's sequence number
+        ExecutionResult result;             // RunEnd
     };
+    // One item inside the batch's transaction; false when the batch must be tried again.
+    bool write(QSqlDatabase &db,
+               const Item &item,
+               QHash<quint64, qint64> *started,
+               QString *error,
+               QStringList *dropped);
+    quint64 enqueue(Item item);
     void run();
+    // With the lock held: asks for an attempt that holds everything appended so far.
+    FlushTicket beginFlush();
+    // With the lock held: the ticket's messages are saved, or an attempt begun after it failed,
+    // or the writer is gone.
+    bool settled(const FlushTicket &ticket) const;
     // Waits for everything appended so far (see flush()); whether it is all saved.
     bool waitForQueue(std::unique_lock<std::mutex> &lock);
+    // With the lock held: flush()'s answer (consumes the report of dropped messages).
+    Result<bool> outcome(bool saved);
     // One transaction for the batch, emptied once it is durable. False (batch untouched) when it
     // has to be tried again; messages that can never be saved are described in `dropped`.
     bool commit(std::deque<Item> &batch, QString *error, QStringList *dropped);
@@ -88,8 +133,9 @@ private:
     bool m_paused = false; // the last commit failed: wait for a retry before trying again
     bool m_stop = false;
     bool m_running = false;
-    QString m_failure;     // why the queue is paused
-    QStringList m_dropped; // not yet reported by flush()
+    QString m_failure;                // why the queue is paused
+    QStringList m_dropped;            // not yet reported by flush()
+    QHash<quint64, qint64> m_runRows; // the writer thread's: a started run's row, by sequence
     Observer m_observer;
     std::unique_ptr<QThread> m_thread;
 };

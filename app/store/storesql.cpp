@@ -6,6 +6,8 @@
 #include <QSqlQuery>
 #include <QVariant>
 
+#include <unistd.h>
+
 namespace Sandcastle::StoreSql {
 
 qint64 now()
@@ -152,6 +154,64 @@ Result<qint64> insertMessage(QSqlDatabase &db,
         return queryFailure<qint64>(q, QStringLiteral("save the message"));
     }
     return Result<qint64>::ok(q.lastInsertId().toLongLong());
+}
+
+Result<qint64> insertRun(QSqlDatabase &db, const StoredRun &run, QSqlError *error)
+{
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("INSERT INTO runs (conversation_id, tool_call_id, code, language,"
+                             " origin, status, owner_pid, started_at)"
+                             " VALUES (?, ?, ?, ?, ?, 'running', ?, ?)"));
+    q.addBindValue(run.conversationId);
+    q.addBindValue(run.toolCallId);
+    q.addBindValue(text(run.code));
+    q.addBindValue(text(run.language));
+    q.addBindValue(text(run.origin));
+    q.addBindValue(qint64(::getpid()));
+    q.addBindValue(now());
+    if (!q.exec()) {
+        if (error)
+            *error = q.lastError();
+        return queryFailure<qint64>(q, QStringLiteral("save the run"));
+    }
+    return Result<qint64>::ok(q.lastInsertId().toLongLong());
+}
+
+Result<bool> finishRun(
+    QSqlDatabase &db, qint64 runId, const ExecutionResult &result, int tailChars, QSqlError *error)
+{
+    QString tail = result.stdoutText;
+    if (!result.stderrText.isEmpty())
+        tail += (tail.isEmpty() || tail.endsWith(QLatin1Char('\n')) ? QString()
+                                                                    : QStringLiteral("\n"))
+                + result.stderrText;
+    if (!result.error.isEmpty())
+        tail += (tail.isEmpty() || tail.endsWith(QLatin1Char('\n')) ? QString()
+                                                                    : QStringLiteral("\n"))
+                + result.error;
+    if (tail.size() > tailChars)
+        tail = QStringLiteral("[...]\n") + tail.right(tailChars);
+    nlohmann::json files = nlohmann::json::array();
+    for (const QString &f : result.files)
+        files.push_back(f.toStdString());
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("UPDATE runs SET status = ?, exit_code = ?, duration_ms = ?,"
+                             " output_tail = ?, log_file = ?, files = ?, finished_at = ?"
+                             " WHERE id = ?"));
+    q.addBindValue(ExecutionResult::statusName(result.status));
+    q.addBindValue(result.exitCode);
+    q.addBindValue(result.durationMs);
+    q.addBindValue(text(tail));
+    q.addBindValue(text(result.logFile));
+    q.addBindValue(jsonText(files));
+    q.addBindValue(now());
+    q.addBindValue(runId);
+    if (!q.exec()) {
+        if (error)
+            *error = q.lastError();
+        return queryFailure<bool>(q, QStringLiteral("save the run's result"));
+    }
+    return Result<bool>::ok(true);
 }
 
 Result<bool> touch(QSqlDatabase &db, const QString &conversationId)

@@ -1,7 +1,10 @@
 #pragma once
 
 // The statements the store and its message writer share (app/store internals).
+#include "storedrun.h"
+
 #include <base/result.h>
+#include <sandbox/executionresult.h>
 
 #include <nlohmann/json.hpp>
 
@@ -38,6 +41,14 @@ Result<qint64> insertMessage(QSqlDatabase &db,
                              const QString &conversationId,
                              const nlohmann::json &message,
                              QSqlError *error = nullptr);
+// INSERT of a run as it starts (status "running"); its row id.
+Result<qint64> insertRun(QSqlDatabase &db, const StoredRun &run, QSqlError *error = nullptr);
+// A run's result (its output's tail kept, at most tailChars characters).
+Result<bool> finishRun(QSqlDatabase &db,
+                       qint64 runId,
+                       const ExecutionResult &result,
+                       int tailChars,
+                       QSqlError *error = nullptr);
 // The conversation's updated_at becomes now.
 Result<bool> touch(QSqlDatabase &db, const QString &conversationId);
 
