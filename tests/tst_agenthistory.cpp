@@ -64,9 +64,11 @@ public:
     const ToolSpec &spec() const override { return m_spec; }
     Place place() const override { return Place::Host; }
     bool needsApproval() const override { return m_approval; }
+    mutable int invoked = 0;
     void
     invoke(const nlohmann::json &arguments, const ToolContext &, const Done &done) const override
     {
+        ++invoked;
         const std::string text = arguments.value("text", std::string());
         QTimer::singleShot(m_delayMs, [done, text] {
             done({{"status", "ok"}, {"stdout", "echo: " + text}, {"files", {"echo.txt"}}});
@@ -244,12 +246,15 @@ private Q_SLOTS:
         ConversationStore store;
         QVERIFY(store.open(dir.filePath(QStringLiteral("s.sqlite3"))));
         // The conversation is not in the store (deleted meanwhile): its messages are refused
-        // by the writer thread, and the recorder says so by the end of the turn.
+        // by the writer thread, and the recorder says so once the turn's save settled (the
+        // window does not wait for it).
         ConversationRecorder recorder(&store, QStringLiteral("gone"));
         recorder.attach(h.agent.get());
         QSignalSpy errors(&recorder, &ConversationRecorder::errorOccurred);
+        QSignalSpy saved(&recorder, &ConversationRecorder::turnSaved);
         h.server.enqueueText(QStringLiteral("Hello."));
         QCOMPARE(h.run(QStringLiteral("hi")), QStringLiteral("answered"));
+        QVERIFY(saved.size() == 1 || saved.wait(10000));
         QCOMPARE(errors.size(), 1);
         const QString said = errors.first().first().toString();
         QVERIFY2(said.contains(QStringLiteral("gone")) && said.contains(QStringLiteral("dropped")),
@@ -497,19 +502,85 @@ private Q_SLOTS:
         QCOMPARE(h.lastToolResult(1)["stdout"].get<std::string>(), std::string("echo: a"));
     }
 
+    // A call is announced (toolCall()) and carried out on the loop's next turn, its arguments
+    // parsed on a worker thread when they are long: a stop in between answers it, and it never
+    // runs afterwards.
+    void stoppingBetweenTheAnnouncementAndTheRunAnswersTheCallAndRunsNothing_data()
+    {
+        QTest::addColumn<int>("textSize");
+        QTest::addColumn<bool>("whileParsing");
+        QTest::newRow("short arguments") << 10 << false;
+        QTest::newRow("long arguments, before the parse") << 2000000 << false;
+        QTest::newRow("long arguments, while the worker parses") << 2000000 << true;
+    }
+
+    void stoppingBetweenTheAnnouncementAndTheRunAnswersTheCallAndRunsNothing()
+    {
+        QFETCH(int, textSize);
+        QFETCH(bool, whileParsing);
+        Harness h;
+        auto tool = std::make_shared<LaterTool>(0);
+        QVERIFY(h.agent->tools().add(tool));
+        QSignalSpy finished(h.agent.get(), &Agent::finished);
+        connect(h.agent.get(), &Agent::toolCall, this, [&] {
+            if (!whileParsing) {
+                h.agent->stop();
+                return;
+            }
+            // The agent's turn after this one starts the worker; the turn after that stops.
+            QTimer::singleShot(
+                0, this, [&] { QTimer::singleShot(0, this, [&] { h.agent->stop(); }); });
+        });
+        const nlohmann::json arguments = {{"text", std::string(size_t(textSize), 'a')}};
+        h.server.enqueueToolCall(QStringLiteral("m1"),
+                                 QStringLiteral("mcp_echo"),
+                                 QByteArray::fromStdString(arguments.dump()),
+                                 4096);
+        h.agent->start(QStringLiteral("go"));
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().first().toString(), QStringLiteral("stopped"));
+        const Message last = h.agent->messages().back();
+        QVERIFY(last.role == Message::Role::Tool);
+        QCOMPARE(last.toolCallId, QStringLiteral("m1"));
+        QVERIFY2(last.text.contains(QStringLiteral("not run: the person stopped the agent")),
+                 qPrintable(last.text));
+        const qsizetype count = h.agent->messages().size();
+        QTest::qWait(300); // a parse on the worker ends meanwhile and is dropped
+        QCOMPARE(tool->invoked, 0);
+        QCOMPARE(h.agent->messages().size(), count);
+    }
+
+    // Long arguments parsed on the worker: the call is carried out with them, whole.
+    void aLongCallIsParsedOnAWorkerAndCarriedOut()
+    {
+        Harness h;
+        auto tool = std::make_shared<LaterTool>(0);
+        QVERIFY(h.agent->tools().add(tool));
+        const std::string text(300000, 'b');
+        h.server.enqueueToolCall(QStringLiteral("m1"),
+                                 QStringLiteral("mcp_echo"),
+                                 QByteArray::fromStdString(nlohmann::json{{"text", text}}.dump()),
+                                 4096);
+        h.server.enqueueText(QStringLiteral("Echoed."));
+        QCOMPARE(h.run(QStringLiteral("go")), QStringLiteral("answered"));
+        QCOMPARE(tool->invoked, 1);
+        QCOMPARE(h.lastToolResult(1)["stdout"].get<std::string>(), "echo: " + text);
+    }
+
     void stoppingWhileAHostToolWorksAnswersItsCallAndDropsTheLateAnswer()
     {
         Harness h;
         QVERIFY(h.agent->tools().add(std::make_shared<LaterTool>(300)));
         QSignalSpy calls(h.agent.get(), &Agent::toolCall);
         nlohmann::json recorded;
-        connect(h.agent.get(), &Agent::messageRecorded, this, [&](const nlohmann::json &m) {
-            recorded = m;
+        connect(h.agent.get(), &Agent::messageRecorded, this, [&](const Message &m) {
+            recorded = toStoreJson(m);
         });
         h.server.enqueueToolCall(
             QStringLiteral("m1"), QStringLiteral("mcp_echo"), R"({"text": "a"})");
         h.agent->start(QStringLiteral("go"));
         QVERIFY(calls.wait(10000));
+        QTest::qWait(100); // announced, then carried out on the loop's next turn: it works
         h.agent->stop();
         const Message last = h.agent->messages().back();
         QVERIFY(last.role == Message::Role::Tool);

@@ -11,6 +11,9 @@
 #include <base/partialjson.h>
 #include <sandbox/sandboxsession.h>
 
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
+
 namespace Sandcastle {
 
 Agent::Agent(ModelClient *client, SandboxSession *session, AgentOptions options, QObject *parent)
@@ -53,6 +56,7 @@ void Agent::connectClient(ModelClient *client)
                 const QString callId = id.isEmpty() ? QStringLiteral("call_%1").arg(index) : id;
                 m_streamingIds.insert(index, callId);
                 m_streamingArgs.insert(index, QString());
+                m_streamingCode.erase(index);
                 Q_EMIT toolCallStarted(callId, name);
             });
     connect(
@@ -86,8 +90,10 @@ void Agent::showStreamingCode()
     if (!m_codeFrame.isActive())
         m_codeFrame.start(); // the next change waits for the frame's end
     for (const int index : changed) {
-        const QString code
-            = partialJsonStringField(m_streamingArgs.value(index), QStringLiteral("code"));
+        auto reader = m_streamingCode.find(index);
+        if (reader == m_streamingCode.end())
+            reader = m_streamingCode.emplace(index, QStringLiteral("code")).first;
+        const QString code = reader->second.read(m_streamingArgs.value(index));
         if (!code.isNull())
             Q_EMIT toolCodeChanged(m_streamingIds.value(index), code);
     }
@@ -135,6 +141,7 @@ void Agent::start(const QString &prompt)
     m_budget.startRun();
     m_limit.clear();
     m_awaiting.reset();
+    m_announced.reset();
     m_editNote.clear();
     m_stopAfterStep = false;
     m_codeStoppedByPerson = false;
@@ -175,7 +182,7 @@ void Agent::appendMessage(const Message &message)
 {
     m_messages.append(message);
     Q_EMIT messageAdded(roleName(message.role), message.text);
-    Q_EMIT messageRecorded(toStoreJson(message));
+    Q_EMIT messageRecorded(message);
 }
 
 void Agent::setOptions(const AgentOptions &options)
@@ -277,6 +284,7 @@ void Agent::requestModel()
     ++m_turns;
     m_streamingIds.clear();
     m_streamingArgs.clear();
+    m_streamingCode.clear();
     m_codeChanged.clear();
     const QList<ToolSpec> tools = m_codeBlockMode ? QList<ToolSpec>() : m_tools.specs();
     if (m_options.contextTokens <= 0) {
@@ -382,8 +390,47 @@ void Agent::executeNext()
         return;
     }
     const ToolCall call = m_pendingCalls.dequeue();
+    // Read and carried out on the loop's next turn: showing a megabyte call and parsing it are
+    // then two short waits for the window rather than one long one. A stop in between (even
+    // from a listener of toolCall()) answers it.
+    m_announced = call;
     Q_EMIT toolCall(call.id, call.name, call.arguments);
-    const Result<nlohmann::json> arguments = parseToolArguments(call.name, call.arguments);
+    if (!m_running)
+        return;
+    // (A zero timer, not a queued call: posted events are all delivered in one pass, and
+    // input waiting meanwhile would not come between.)
+    QTimer::singleShot(0, this, &Agent::dispatchAnnounced);
+}
+
+void Agent::dispatchAnnounced()
+{
+    if (!m_announced || !m_running)
+        return; // a stop answered it
+    const ToolCall call = *m_announced;
+    if (call.arguments.size() <= ParseHereChars) {
+        m_announced.reset();
+        carryOut(call, parseToolArguments(call.name, call.arguments));
+        return;
+    }
+    // A megabyte of arguments takes the JSON parser 25-50 ms: on a worker thread, the window
+    // answering meanwhile.
+    using Parsed = std::shared_ptr<Result<nlohmann::json>>;
+    const quint64 serial = ++m_parses;
+    auto *watcher = new QFutureWatcher<Parsed>(this);
+    connect(watcher, &QFutureWatcher<Parsed>::finished, this, [this, watcher, serial, call] {
+        watcher->deleteLater();
+        if (serial != m_parses || !m_running || !m_announced || m_announced->id != call.id)
+            return; // a stop answered it
+        m_announced.reset();
+        carryOut(call, *watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run([name = call.name, arguments = call.arguments] {
+        return std::make_shared<Result<nlohmann::json>>(parseToolArguments(name, arguments));
+    }));
+}
+
+void Agent::carryOut(const ToolCall &call, const Result<nlohmann::json> &arguments)
+{
     const Result<const Tool *> tool = m_tools.lookup(call.name);
     if (!arguments || !tool) {
         recordToolResult(call.id, Tools::errorJson(!arguments ? arguments.error() : tool.error()));
@@ -513,6 +560,9 @@ void Agent::stop()
     if (!m_hostCallId.isEmpty())
         addToolMessage(std::exchange(m_hostCallId, QString()),
                        Tools::errorJson(QStringLiteral("stopped by the person")));
+    if (m_announced)
+        addToolMessage(std::exchange(m_announced, std::nullopt)->id,
+                       Tools::errorJson(QStringLiteral("not run: the person stopped the agent")));
     // Every tool call needs an answer, or the next request is refused by strict servers.
     while (!m_pendingCalls.isEmpty())
         addToolMessage(m_pendingCalls.dequeue().id,
@@ -526,6 +576,7 @@ void Agent::finish(const QString &status)
         return;
     m_running = false;
     m_pendingCalls.clear();
+    m_announced.reset();
     m_activeToolId.clear();
     m_hostCallId.clear();
     Q_EMIT finished(status, m_turns);

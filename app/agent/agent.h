@@ -4,6 +4,7 @@
 #include <app/agent/runbudget.h>
 #include <app/agent/toolregistry.h>
 #include <app/llm/message.h>
+#include <base/partialjson.h>
 #include <sandbox/executionresult.h>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 #include <QSet>
 #include <QTimer>
 
+#include <map>
 #include <optional>
 
 namespace Sandcastle {
@@ -26,7 +28,7 @@ class SandboxSession;
 // the sandbox, or on the host), hand the results back, and repeat until the model answers
 // without a tool call (or the turn limit, a stop, or an error ends it). Every run ends in
 // exactly one finished(). It sees neither the model's wire format (a ModelClient turns
-// Messages into requests) nor the store's (messageRecorded() carries the store's JSON); the
+// Messages into requests) nor the store's (messageRecorded() carries the Message); the
 // tools it offers are those of its ToolRegistry.
 class Agent : public QObject
 {
@@ -96,9 +98,9 @@ Q_SIGNALS:
                       const QString &error,
                       const QStringList &files);
     void messageAdded(const QString &role, const QString &content);
-    // The same message whole, as it goes into the history, in the store's JSON (toStoreJson(),
-    // with "reasoning" when the model gave some): what the conversation store writes.
-    void messageRecorded(const nlohmann::json &message);
+    // The same message whole, as it goes into the history (with its reasoning when the model
+    // gave some): what the conversation store writes.
+    void messageRecorded(const Sandcastle::Message &message);
     // Code of a tool call is about to run in the sandbox (after any approval and edit).
     void
     runStarted(const QString &id, Sandcastle::SandboxRun::Language language, const QString &code);
@@ -118,6 +120,10 @@ private:
     void onCompletion(const Completion &received);
     void queueCodeBlockCalls(const Completion &completion);
     void executeNext();
+    void dispatchAnnounced();
+    // The announced call, its arguments parsed: carried out, or answered with why not.
+    void carryOut(const ToolCall &call, const Result<nlohmann::json> &arguments);
+    static constexpr qsizetype ParseHereChars = 64 * 1024; // longer: parsed on a worker thread
     void dispatch(const ToolCall &call, const Tool &tool, const nlohmann::json &arguments);
     void invokeHostTool(const ToolCall &call, const Tool &tool, const nlohmann::json &arguments);
     void onSessionFinished(const ExecutionResult &result);
@@ -141,6 +147,7 @@ private:
     QQueue<ToolCall> m_pendingCalls;
     QHash<int, QString> m_streamingIds;
     QHash<int, QString> m_streamingArgs;
+    std::map<int, PartialJsonStringField> m_streamingCode; // the code read out of them so far
     QSet<int> m_codeChanged; // calls whose streaming code is not shown yet
     QTimer m_codeFrame;
     QString m_activeToolId; // the sandbox run under way
@@ -161,7 +168,10 @@ private:
         std::optional<SandboxRun> run; // a sandbox tool's; a host tool has none
     };
     std::optional<Awaiting> m_awaiting;
-    QString m_editNote; // the person's changes to the code about to run, for its result
+    // A call announced by toolCall() whose arguments are read on the loop's next turn.
+    std::optional<ToolCall> m_announced;
+    quint64 m_parses = 0; // the worker parse that may still carry it out
+    QString m_editNote;   // the person's changes to the code about to run, for its result
     bool m_stopAfterStep = false;
     QStringList m_personNotes;
     QString m_limit;

@@ -4,6 +4,8 @@
 
 #include <QRegularExpression>
 
+#include <algorithm>
+
 namespace Sandcastle {
 
 QStringList extractPythonBlocks(const QString &text)
@@ -36,6 +38,12 @@ QList<ToolCall> pythonBlockCalls(const QString &text, int turn)
 
 std::optional<ToolCall> toolCallFromText(const QString &text, const QStringList &knownTools)
 {
+    // Only a text that is nothing but the call: settled by its first character, without
+    // copying or matching a long answer.
+    const auto first
+        = std::find_if(text.cbegin(), text.cend(), [](QChar c) { return !c.isSpace(); });
+    if (first == text.cend() || (*first != QLatin1Char('{') && *first != QLatin1Char('`')))
+        return std::nullopt;
     QString body = text.trimmed();
     static const QRegularExpression jsonFence(QStringLiteral("^```(?:json)?\\s*\\n(.*)\\n\\s*```$"),
                                               QRegularExpression::DotMatchesEverythingOption);
