@@ -20,6 +20,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QTimer>
 #include <QtTest>
 
@@ -146,22 +147,44 @@ class TestHostileMarkdown : public QObject
         return repeated(QStringLiteral("Let me think about this step. "), 40000); // reasoning
     }
 
-    // The fake server with the answer queued, and a window on a fresh data folder.
+    // The fake server with the answer queued, and a window on a fresh data folder. The server
+    // works on a thread of its own, as a model server works on a machine of its own: its
+    // writing a stream and reading megabyte requests is not the window's time.
     struct Scene
     {
         FakeOpenAiServer server;
+        QThread serverThread;
         QTemporaryDir dataDir;
         std::unique_ptr<MainWindow> window;
+
+        ~Scene()
+        {
+            window.reset();
+            // Back to the main thread from its own, so that it is destroyed where it lives.
+            QMetaObject::invokeMethod(
+                &server,
+                [this] { server.moveToThread(QCoreApplication::instance()->thread()); },
+                Qt::BlockingQueuedConnection);
+            serverThread.quit();
+            serverThread.wait();
+        }
     };
 
     static std::unique_ptr<Scene> open(const QString &text, const QString &field, bool answerAfter)
     {
         auto scene = std::make_unique<Scene>();
-        if (!scene->server.listen())
-            return nullptr;
         scene->server.enqueue(stream(text, field));
         if (answerAfter && field == QLatin1String("arguments")) // the code runs, then an answer
             scene->server.enqueueText(QStringLiteral("That was the code."), 64);
+        scene->server.moveToThread(&scene->serverThread);
+        scene->serverThread.start();
+        bool listening = false;
+        QMetaObject::invokeMethod(
+            &scene->server,
+            [&] { listening = scene->server.listen(); },
+            Qt::BlockingQueuedConnection);
+        if (!listening)
+            return nullptr;
         scene->window = std::make_unique<MainWindow>(
             fakeEngineSettings(scene->server, scene->dataDir.path()));
         scene->window->resize(1000, 700);

@@ -48,7 +48,8 @@ qsizetype CodeEditor::longestLine(QStringView text)
 
 void CodeEditor::setText(const QString &text)
 {
-    if (longestLine(text) <= LongestShownLine) {
+    m_withheld = longestLine(text) > LongestShownLine;
+    if (!m_withheld) {
         QsciScintilla::setText(text);
         return;
     }

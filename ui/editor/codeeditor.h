@@ -19,6 +19,9 @@ public:
     static constexpr qsizetype LongestShownLine = 20000;
     static qsizetype longestLine(QStringView text);
     void setText(const QString &text) override;
+    // The code last given to setText() or showStreamingCode() has a line too long to show:
+    // the editor holds the note that says so instead.
+    bool isWithheld() const { return m_withheld; }
     void setAgentWriting(bool writing);
     // "python" (the default), "bash", "diff", or anything else for plain text.
     void setLanguage(const QString &language);
@@ -31,6 +34,7 @@ protected:
 
 private:
     bool m_agentWriting = false;
+    bool m_withheld = false;
     QString m_language;
     QString m_streamed;        // the streaming code last shown
     int m_streamedLength = -1; // the editor's length (bytes) after it was

@@ -285,7 +285,10 @@ int EditorPane::addAttempt(const QString &code, const QString &callId)
     t.current = number;
     t.text = code;
     if (m_agentTab == m_active) {
-        if (m_editor->text() != code)
+        // Code too long to show is withheld already (streamed): not read back, nor set again.
+        const bool withheld = m_editor->isWithheld()
+                              && CodeEditor::longestLine(code) > CodeEditor::LongestShownLine;
+        if (!withheld && m_editor->text() != code)
             m_editor->setText(code);
         updateBar();
         updateDiff();
@@ -480,8 +483,9 @@ void EditorPane::updateDiff()
     const Tab &t = tab();
     if (t.current < 1)
         return;
-    const QString edited = m_editor->text();
-    const bool personEdited = edited != t.history.at(t.current).code;
+    // The note that stands for withheld code is not an edit of it.
+    const QString edited = m_editor->isWithheld() ? QString() : m_editor->text();
+    const bool personEdited = !m_editor->isWithheld() && edited != t.history.at(t.current).code;
     QString diff = personEdited ? t.history.diffToEdited(t.current, edited)
                                 : t.history.diffToPrevious(t.current);
     if (diff.isEmpty())
