@@ -110,12 +110,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const QString value = partialJsonStringField(text, kKey);
         require(value == *expected && value.isNull() == expected->isNull());
     }
+    // A whole object's string fields: of duplicates the last, as the parser keeps it.
+    const nlohmann::json dom = nlohmann::json::parse(utf8, nullptr, false);
+    if (!dom.is_discarded() && dom.is_object()) {
+        const auto fields = jsonObjectStringFields(text, {kKey});
+        require(fields.has_value());
+        const auto it = dom.find(kKey.toStdString());
+        if (it != dom.end() && it->is_string())
+            require(fields->value(kKey) == QString::fromStdString(it->get<std::string>())
+                    && fields->contains(kKey));
+        else
+            require(!fields->contains(kKey));
+    }
+    // Following the text as it grows gives, at each length, what reading it whole gives.
     QString shown;
+    PartialJsonStringField growing(kKey);
     for (const qsizetype n : prefixLengths(text.size())) {
         const QString value = partialJsonStringField(text.left(n), kKey);
         require(shown.isNull() || (!value.isNull() && value.startsWith(shown)));
         if (expected)
             require(value.isNull() || (!expected->isNull() && expected->startsWith(value)));
+        const QString followed = growing.read(text.left(n));
+        require(followed == value && followed.isNull() == value.isNull());
         shown = value;
     }
     return 0;
