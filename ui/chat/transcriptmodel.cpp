@@ -304,9 +304,9 @@ QString TranscriptModel::toolDetail(const QString &name, const QString &argument
         return fields->value(QLatin1String(key));
     };
     if (runsCode(name)) {
-        if (const QString code = field("code"); !code.isEmpty())
+        if (QString code = field("code"); !code.isEmpty())
             return code;
-        if (const QString command = field("command"); !command.isEmpty())
+        if (QString command = field("command"); !command.isEmpty())
             return command;
     }
     if (const QString path = field("path"); !path.isEmpty()) {
