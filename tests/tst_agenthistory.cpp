@@ -309,7 +309,7 @@ private Q_SLOTS:
         QVERIFY(finished.wait(10000));
         QCOMPARE(finished.first().at(0).toString(), QStringLiteral("answered"));
         QVERIFY(QFile::exists(workspace.filePath(QStringLiteral("a.txt"))));
-        QCOMPARE(client.sentTools.first().size(), 5);
+        QCOMPARE(client.sentTools.first().size(), 7);
         QCOMPARE(client.sentTools.first().first().name, QStringLiteral("run_python"));
         QCOMPARE(client.sentMessages.size(), 2);
         const Message result = client.sentMessages[1].last();
@@ -468,8 +468,8 @@ private Q_SLOTS:
             QStringLiteral("m1"), QStringLiteral("mcp_echo"), R"({"text": "hello"})");
         h.server.enqueueText(QStringLiteral("It said hello."));
         QCOMPARE(h.run(QStringLiteral("echo hello")), QStringLiteral("answered"));
-        QCOMPARE(h.request(0)["tools"].size(), size_t(6));
-        QCOMPARE(h.request(0)["tools"][5]["function"]["name"].get<std::string>(),
+        QCOMPARE(h.request(0)["tools"].size(), size_t(8));
+        QCOMPARE(h.request(0)["tools"][7]["function"]["name"].get<std::string>(),
                  std::string("mcp_echo"));
         QCOMPARE(h.lastToolResult(1)["stdout"].get<std::string>(), std::string("echo: hello"));
         QCOMPARE(answered.size(), 1);

@@ -102,7 +102,15 @@ private Q_SLOTS:
         const auto unknown = tools.lookup(QStringLiteral("format_disk"));
         QVERIFY(!unknown);
         QVERIFY(unknown.error().contains(QStringLiteral("run_shell")));
-        QCOMPARE(tools.specs().size(), 5);
+        QVERIFY(!BuiltinTools::editFileArguments(json(R"({"path":"a","old_text":"x"})")));
+        QVERIFY(
+            BuiltinTools::editFileArguments(json(R"({"path":"a","old_text":"x","new_text":""})")));
+        QVERIFY(!BuiltinTools::searchFilesArguments(json(R"({"glob":"*.py"})")));
+        QCOMPARE(BuiltinTools::searchFilesArguments(json(R"({"pattern":"x","glob":"*.py"})"))
+                     .value()
+                     .glob,
+                 QStringLiteral("*.py"));
+        QCOMPARE(tools.specs().size(), 7);
     }
 
     void anUploadGetsAFreeNameAndNeverWritesThroughALink()

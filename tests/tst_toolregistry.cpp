@@ -50,19 +50,23 @@ private Q_SLOTS:
                               QStringLiteral("run_shell"),
                               QStringLiteral("write_file"),
                               QStringLiteral("read_file"),
-                              QStringLiteral("list_files")}));
+                              QStringLiteral("list_files"),
+                              QStringLiteral("edit_file"),
+                              QStringLiteral("search_files")}));
         for (const QString &name : {QStringLiteral("run_python"), QStringLiteral("run_shell")}) {
             QVERIFY(tools.find(name)->place() == Tool::Place::Sandbox);
             QVERIFY(tools.find(name)->needsApproval());
         }
         for (const QString &name : {QStringLiteral("write_file"),
                                     QStringLiteral("read_file"),
-                                    QStringLiteral("list_files")}) {
+                                    QStringLiteral("list_files"),
+                                    QStringLiteral("edit_file"),
+                                    QStringLiteral("search_files")}) {
             QVERIFY(tools.find(name)->place() == Tool::Place::Host);
             QVERIFY(!tools.find(name)->needsApproval());
         }
         const QList<ToolSpec> specs = tools.specs();
-        QCOMPARE(specs.size(), 5);
+        QCOMPARE(specs.size(), 7);
         for (const ToolSpec &spec : specs) {
             QVERIFY(!spec.description.isEmpty());
             QCOMPARE(spec.parameters["type"].get<std::string>(), std::string("object"));
@@ -111,7 +115,7 @@ private Q_SLOTS:
     {
         ToolRegistry tools = ToolRegistry::withBuiltIns();
         QVERIFY(tools.add(std::make_shared<EchoTool>(QStringLiteral("mcp_echo"))));
-        QCOMPARE(tools.size(), 6);
+        QCOMPARE(tools.size(), 8);
         QCOMPARE(tools.specs().last().name, QStringLiteral("mcp_echo"));
         QVERIFY(tools.lookup(QStringLiteral("mcp_echo")));
 
@@ -123,9 +127,9 @@ private Q_SLOTS:
         QVERIFY(!tools.add(std::make_shared<EchoTool>(QStringLiteral("has space"))));
         QVERIFY(!tools.add(std::make_shared<EchoTool>(QString())));
         QVERIFY(!tools.add(nullptr));
-        QCOMPARE(tools.size(), 6);
+        QCOMPARE(tools.size(), 8);
         // The built-ins of another registry are untouched.
-        QCOMPARE(ToolRegistry::withBuiltIns().size(), 5);
+        QCOMPARE(ToolRegistry::withBuiltIns().size(), 7);
     }
 
     void anUnknownNameGetsTheErrorNamingTheTools()
@@ -134,9 +138,10 @@ private Q_SLOTS:
         QVERIFY(tools.add(std::make_shared<EchoTool>(QStringLiteral("mcp_echo"))));
         const Result<const Tool *> unknown = tools.lookup(QStringLiteral("format_disk"));
         QVERIFY(!unknown);
-        QCOMPARE(unknown.error(),
-                 QStringLiteral("unknown tool 'format_disk'; the tools are: run_python, run_shell, "
-                                "write_file, read_file, list_files, mcp_echo"));
+        QCOMPARE(
+            unknown.error(),
+            QStringLiteral("unknown tool 'format_disk'; the tools are: run_python, run_shell, "
+                           "write_file, read_file, list_files, edit_file, search_files, mcp_echo"));
         QVERIFY(!tools.find(QStringLiteral("format_disk")));
     }
 

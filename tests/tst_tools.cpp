@@ -23,7 +23,7 @@ private Q_SLOTS:
     void offersRunPythonWithARequiredCodeArgument()
     {
         const QList<ToolSpec> tools = ToolRegistry::withBuiltIns().specs();
-        QCOMPARE(tools.size(), 5);
+        QCOMPARE(tools.size(), 7);
         QCOMPARE(tools[0].name, QStringLiteral("run_python"));
         QCOMPARE(tools[0].parameters["required"][0].get<std::string>(), std::string("code"));
     }

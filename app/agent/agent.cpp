@@ -1,6 +1,7 @@
 #include "agent.h"
 
 #include "contextbudget.h"
+#include "fileledger.h"
 #include "storedhistory.h"
 #include "textcalls.h"
 #include "tools.h"
@@ -475,7 +476,7 @@ void Agent::invokeHostTool(const ToolCall &call, const Tool &tool, const nlohman
     m_hostCallId = call.id;
     const quint64 serial = ++m_hostCalls;
     QPointer<Agent> self(this);
-    const ToolContext context{m_session->config().workspace};
+    const ToolContext context{m_session->config().workspace, &m_ledger};
     tool.invoke(arguments, context, [self, serial, id = call.id](const nlohmann::json &result) {
         // A late answer for a call that a stop has already answered is dropped.
         if (!self || self->m_hostCalls != serial || self->m_hostCallId != id)

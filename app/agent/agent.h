@@ -1,6 +1,7 @@
 #pragma once
 
 #include <app/agent/agentoptions.h>
+#include <app/agent/fileledger.h>
 #include <app/agent/runbudget.h>
 #include <app/agent/toolregistry.h>
 #include <app/llm/message.h>
@@ -170,6 +171,7 @@ private:
     std::optional<Awaiting> m_awaiting;
     // A call announced by toolCall() whose arguments are read on the loop's next turn.
     std::optional<ToolCall> m_announced;
+    FileLedger m_ledger;  // what the model last read of each file
     quint64 m_parses = 0; // the worker parse that may still carry it out
     QString m_editNote;   // the person's changes to the code about to run, for its result
     bool m_stopAfterStep = false;

@@ -1,7 +1,13 @@
 #include "builtintools.h"
 
+#include "fileledger.h"
+#include "filesearch.h"
 #include "filetools.h"
 #include "tools.h"
+
+#include <sandbox/pathguard.h>
+
+#include <climits>
 
 #include <cmath>
 
@@ -105,7 +111,7 @@ class FileTool : public Tool
 {
 public:
     using Check = Result<FileArguments> (*)(const nlohmann::json &);
-    using Act = nlohmann::json (*)(const QString &workspace, const FileArguments &arguments);
+    using Act = nlohmann::json (*)(const ToolContext &context, const FileArguments &arguments);
 
     FileTool(ToolSpec spec, Check check, Act act)
         : m_spec(std::move(spec))
@@ -122,8 +128,7 @@ public:
                 const Done &done) const override
     {
         const Result<FileArguments> checked = m_check(arguments);
-        done(checked ? m_act(context.workspace, checked.value())
-                     : Tools::errorJson(checked.error()));
+        done(checked ? m_act(context, checked.value()) : Tools::errorJson(checked.error()));
     }
 
 private:
@@ -131,6 +136,17 @@ private:
     Check m_check;
     Act m_act;
 };
+
+// What the model read or wrote is noted: edit_file refuses a file changed since.
+nlohmann::json noteIfDone(const ToolContext &context, const QString &path, nlohmann::json result)
+{
+    if (!context.ledger || result.value("status", std::string()) != "ok")
+        return result;
+    const Result<QString> relative = PathGuard::checkRelative(path);
+    if (relative)
+        context.ledger->note(context.workspace, relative.value());
+    return result;
+}
 
 } // namespace
 
@@ -152,6 +168,43 @@ Result<FileArguments> readFileArguments(const nlohmann::json &arguments)
     const auto max = arguments.find("max_bytes");
     if (max != arguments.end() && max->is_number_integer())
         out.maxBytes = max->get<qint64>();
+    for (const auto &[key, target] :
+         {std::pair{"start_line", &out.startLine}, std::pair{"end_line", &out.endLine}}) {
+        const auto it = arguments.find(key);
+        if (it == arguments.end() || it->is_null())
+            continue;
+        if (!it->is_number_integer() || it->get<qint64>() < 1 || it->get<qint64>() > INT_MAX)
+            return Result<FileArguments>::failure(
+                QStringLiteral("read_file: %1 must be a line number from 1")
+                    .arg(QLatin1String(key)));
+        *target = int(it->get<qint64>());
+    }
+    if (out.startLine > 0 && out.endLine > 0 && out.endLine < out.startLine)
+        return Result<FileArguments>::failure(
+            QStringLiteral("read_file: end_line %1 comes before start_line %2")
+                .arg(out.endLine)
+                .arg(out.startLine));
+    return Result<FileArguments>::ok(out);
+}
+
+Result<FileArguments> editFileArguments(const nlohmann::json &arguments)
+{
+    FileArguments out;
+    if (!text(arguments, "path", &out.path))
+        return missing<FileArguments>("edit_file", "path");
+    if (!text(arguments, "old_text", &out.oldText))
+        return missing<FileArguments>("edit_file", "old_text");
+    if (!text(arguments, "new_text", &out.newText))
+        return missing<FileArguments>("edit_file", "new_text");
+    return Result<FileArguments>::ok(out);
+}
+
+Result<FileArguments> searchFilesArguments(const nlohmann::json &arguments)
+{
+    FileArguments out;
+    if (!text(arguments, "pattern", &out.pattern))
+        return missing<FileArguments>("search_files", "pattern");
+    text(arguments, "glob", &out.glob); // optional: every file
     return Result<FileArguments>::ok(out);
 }
 
@@ -162,7 +215,15 @@ Result<FileArguments> listFilesArguments(const nlohmann::json &arguments)
     return Result<FileArguments>::ok(out);
 }
 
-QList<std::shared_ptr<const Tool>> all()
+namespace {
+
+// The file tools' names, descriptions and argument schemas, as the model reads them.
+struct FileSpecs
+{
+    ToolSpec write, read, list, edit, search;
+};
+
+FileSpecs fileSpecs()
 {
     const nlohmann::json path = stringProperty("Path relative to the workspace.");
     const ToolSpec write{
@@ -172,34 +233,95 @@ QList<std::shared_ptr<const Tool>> all()
                      {"path", "content"})};
     const ToolSpec read{
         QStringLiteral("read_file"),
-        QStringLiteral("Read a text file from the workspace."),
+        QStringLiteral("Read a text file from the workspace. With start_line or end_line, the "
+                       "lines of that range come numbered (\"12<TAB>text\") and `lines` says how "
+                       "many the file has: read long files a range at a time."),
         objectSchema(
             {{"path", path},
              {"max_bytes",
-              {{"type", "integer"}, {"description", "Read at most this much (default 65536)."}}}},
+              {{"type", "integer"}, {"description", "Read at most this much (default 65536)."}}},
+             {"start_line",
+              {{"type", "integer"}, {"description", "Optional: the first line to read, from 1."}}},
+             {"end_line",
+              {{"type", "integer"},
+               {"description", "Optional: the last line to read (default: the end)."}}}},
             {"path"})};
     const ToolSpec list{
         QStringLiteral("list_files"),
         QStringLiteral("List the files in the workspace, or in one folder of it."),
         objectSchema({{"path", stringProperty("Folder relative to the workspace (default: all).")}},
                      nlohmann::json::array())};
+    const ToolSpec edit{
+        QStringLiteral("edit_file"),
+        QStringLiteral("Change a text file in the workspace: replace the one exact occurrence of "
+                       "old_text with new_text. old_text must match the file exactly (spaces, "
+                       "line ends) and occur once: include a few lines around the change. Read "
+                       "the file first; a file changed since you read it is refused."),
+        objectSchema({{"path", path},
+                      {"old_text", stringProperty("The exact text to replace, once in the file.")},
+                      {"new_text", stringProperty("What replaces it (may be empty).")}},
+                     {"path", "old_text", "new_text"})};
+    const ToolSpec search{
+        QStringLiteral("search_files"),
+        QStringLiteral("Search the workspace's files for a regular expression, line by line "
+                       "(.gitignore honoured). Answers path:line: text, at most 100 lines."),
+        objectSchema({{"pattern", stringProperty("A regular expression (PCRE).")},
+                      {"glob",
+                       stringProperty("Optional: which files, as a .gitignore pattern "
+                                      "(\"*.py\", \"src/**/*.ts\").")}},
+                     {"pattern"})};
+    return {write, read, list, edit, search};
+}
+
+// edit_file: refused when the file changed on disk since the model last read it.
+nlohmann::json editChecked(const ToolContext &c, const FileArguments &a)
+{
+    if (c.ledger) {
+        const Result<QString> rel = PathGuard::checkRelative(a.path);
+        const QString changed = rel ? c.ledger->changedSince(c.workspace, rel.value()) : QString();
+        if (!changed.isEmpty())
+            return Tools::errorJson(QStringLiteral("edit_file: ") + changed
+                                    + QStringLiteral("; nothing was changed"));
+    }
+    return noteIfDone(c, a.path, FileTools::editFile(c.workspace, a.path, a.oldText, a.newText));
+}
+
+} // namespace
+
+QList<std::shared_ptr<const Tool>> all()
+{
+    const FileSpecs specs = fileSpecs();
     return {
         std::make_shared<RunCodeTool>(SandboxRun::Language::Python),
         std::make_shared<RunCodeTool>(SandboxRun::Language::Shell),
-        std::make_shared<FileTool>(write,
-                                   &writeFileArguments,
-                                   [](const QString &workspace, const FileArguments &a) {
-                                       return FileTools::writeFile(workspace, a.path, a.content);
-                                   }),
-        std::make_shared<FileTool>(read,
-                                   &readFileArguments,
-                                   [](const QString &workspace, const FileArguments &a) {
-                                       return FileTools::readFile(workspace, a.path, a.maxBytes);
-                                   }),
-        std::make_shared<FileTool>(list,
+        std::make_shared<FileTool>(
+            specs.write,
+            &writeFileArguments,
+            [](const ToolContext &c, const FileArguments &a) {
+                return noteIfDone(c, a.path, FileTools::writeFile(c.workspace, a.path, a.content));
+            }),
+        std::make_shared<FileTool>(
+            specs.read,
+            &readFileArguments,
+            [](const ToolContext &c, const FileArguments &a) {
+                return noteIfDone(c,
+                                  a.path,
+                                  a.startLine > 0 || a.endLine > 0
+                                      ? FileTools::readLines(
+                                          c.workspace, a.path, a.startLine, a.endLine, a.maxBytes)
+                                      : FileTools::readFile(c.workspace, a.path, a.maxBytes));
+            }),
+        std::make_shared<FileTool>(specs.list,
                                    &listFilesArguments,
-                                   [](const QString &workspace, const FileArguments &a) {
-                                       return FileTools::listFiles(workspace, a.path);
+                                   [](const ToolContext &c, const FileArguments &a) {
+                                       return FileTools::listFiles(c.workspace, a.path);
+                                   }),
+        std::make_shared<FileTool>(specs.edit, &editFileArguments, &editChecked),
+        std::make_shared<FileTool>(specs.search,
+                                   &searchFilesArguments,
+                                   [](const ToolContext &c, const FileArguments &a) {
+                                       return FileSearch::searchFiles(
+                                           c.workspace, a.pattern, a.glob);
                                    }),
     };
 }

@@ -19,9 +19,17 @@ struct FileArguments
     QString path;
     QString content;      // write_file
     qint64 maxBytes = -1; // read_file; -1 for the default
+    int startLine = 0;    // read_file: a range of numbered lines when either is given
+    int endLine = 0;
+    QString oldText; // edit_file
+    QString newText;
+    QString pattern; // search_files
+    QString glob;
 };
 Result<FileArguments> writeFileArguments(const nlohmann::json &arguments);
 Result<FileArguments> readFileArguments(const nlohmann::json &arguments);
 Result<FileArguments> listFilesArguments(const nlohmann::json &arguments);
+Result<FileArguments> editFileArguments(const nlohmann::json &arguments);
+Result<FileArguments> searchFilesArguments(const nlohmann::json &arguments);
 
 } // namespace Sandcastle::BuiltinTools

@@ -33,10 +33,13 @@ struct SandboxRun
 // "python" or "shell": how runs are named to the store and the window.
 QString languageName(SandboxRun::Language language);
 
+class FileLedger;
+
 // What a host tool may use.
 struct ToolContext
 {
-    QString workspace; // the conversation's workspace folder on the host
+    QString workspace;            // the conversation's workspace folder on the host
+    FileLedger *ledger = nullptr; // what the model last read of each file (may be null)
 };
 
 // One tool the model can call (architecture.md §5 "Tools offered to the model"). A sandbox tool

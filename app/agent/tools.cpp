@@ -39,6 +39,18 @@ nlohmann::json resultJson(const ExecutionResult &result, int outputLimit)
     return json;
 }
 
+nlohmann::json okJson(qint64 durationMs)
+{
+    return {{"status", "ok"},
+            {"exit_code", 0},
+            {"stdout", ""},
+            {"stderr", ""},
+            {"error", ""},
+            {"files", nlohmann::json::array()},
+            {"duration_ms", durationMs},
+            {"truncated", false}};
+}
+
 nlohmann::json errorJson(const QString &message)
 {
     return {{"status", "error"},

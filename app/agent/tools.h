@@ -21,5 +21,7 @@ QString clipMiddle(const QString &text, int maxChars);
 // The tool message content the model gets back (architecture.md §5).
 nlohmann::json resultJson(const ExecutionResult &result, int outputLimit = kDefaultOutputLimit);
 nlohmann::json errorJson(const QString &message);
+// A host tool's success, before it adds what it found.
+nlohmann::json okJson(qint64 durationMs);
 
 } // namespace Sandcastle::Tools

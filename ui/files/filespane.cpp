@@ -113,6 +113,8 @@ FilesPane::FilesPane(QWidget *parent)
             openExternally(relativeOf(index));
     });
     connect(m_view, &QTreeView::customContextMenuRequested, this, &FilesPane::showMenu);
+    connect(m_model, &QFileSystemModel::directoryLoaded, this, &FilesPane::applyPendingCurrent);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &FilesPane::applyPendingCurrent);
     connect(&m_loader, &QFutureWatcher<FilePreview>::finished, this, [this] {
         showPreview(m_loader.result());
     });
@@ -132,6 +134,7 @@ void FilesPane::setRoot(const QString &path)
     m_title->setText(tr("Files — %1").arg(QDir::toNativeSeparators(path)));
     m_title->setToolTip(path);
     m_previewed.clear();
+    m_pendingCurrent.clear();
     m_message->clear();
     m_note->hide();
     m_stack->setCurrentWidget(m_message);
@@ -143,10 +146,24 @@ void FilesPane::highlight(const QStringList &relativePaths)
     if (relativePaths.isEmpty())
         return;
     const QModelIndex index = m_model->index(QDir(m_root).filePath(relativePaths.first()));
-    if (index.isValid())
+    if (index.isValid()) {
         m_view->setCurrentIndex(index);
-    else
+    } else {
         preview(relativePaths.first()); // the model has not seen it yet
+        m_pendingCurrent = relativePaths.first();
+    }
+}
+
+void FilesPane::applyPendingCurrent()
+{
+    if (m_pendingCurrent.isEmpty())
+        return;
+    const QModelIndex index = m_model->index(QDir(m_root).filePath(m_pendingCurrent));
+    if (!index.isValid())
+        return;
+    const QString path = std::exchange(m_pendingCurrent, QString());
+    if (m_view->currentIndex() != index && m_previewed == path)
+        m_view->setCurrentIndex(index);
 }
 
 Result<QString> FilesPane::addFile(const QString &name, const QString &text)
@@ -162,6 +179,7 @@ Result<QString> FilesPane::addFile(const QString &name, const QString &text)
     // Marked and shown; not made current in the view, which may not have read it in yet.
     m_model->setChangedFiles({unique});
     preview(unique);
+    m_pendingCurrent = unique;
     return Result<QString>::ok(unique);
 }
 

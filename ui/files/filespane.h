@@ -64,6 +64,10 @@ private:
 
     QString m_root;
     QString m_previewed;
+    // Shown before the model had read it in: made current once it has (so that the view's own
+    // choice of a first current row, when it gets the focus, does not replace it).
+    QString m_pendingCurrent;
+    void applyPendingCurrent();
     QLabel *m_title = nullptr;
     WorkspaceModel *m_model = nullptr;
     QTreeView *m_view = nullptr;
