@@ -288,6 +288,40 @@ private Q_SLOTS:
                  std::string("error"));
     }
 
+    void listFilesGivesABoundedTreeWithIgnoredFoldersCollapsed()
+    {
+        put(QStringLiteral(".gitignore"), "node_modules/\n*.tmp\n");
+        put(QStringLiteral("src/.gitignore"), "cache/\n");
+        put(QStringLiteral(".git/HEAD"), "ref: refs/heads/main\n");
+        for (int i = 0; i < 30; ++i)
+            put(QStringLiteral("node_modules/p%1/index.js").arg(i), "x");
+        put(QStringLiteral("src/main.py"), "print(1)\n");
+        put(QStringLiteral("src/cache/c.bin"), "c");
+        put(QStringLiteral("src/scratch.tmp"), "t");
+        const auto listed = FileTools::listFiles(m_ws->path(), QString());
+        QCOMPARE(status(listed), std::string("ok"));
+        QCOMPARE(QString::fromStdString(listed["stdout"].get<std::string>()),
+                 QStringLiteral(".gitignore\t20\n"
+                                "node_modules/\t(ignored by .gitignore: not listed)\n"
+                                "src/\n"
+                                "src/.gitignore\t7\n"
+                                "src/cache/\t(ignored by .gitignore: not listed)\n"
+                                "src/main.py\t9\n"));
+        QCOMPARE(listed["truncated"].get<bool>(), false);
+        // One folder: the rules of the folders above it still hold.
+        const auto inSrc = FileTools::listFiles(m_ws->path(), QStringLiteral("src"));
+        QVERIFY(!said(inSrc).contains(QStringLiteral("scratch.tmp")));
+        QVERIFY(said(inSrc).contains(QStringLiteral("src/main.py\t9")));
+        // Bounded, the rest counted.
+        for (int i = 0; i < 40; ++i)
+            put(QStringLiteral("data/f%1.csv").arg(i, 2, 10, QLatin1Char('0')), "1,2\n");
+        const auto bounded = FileTools::listFiles(m_ws->path(), QString(), 10);
+        QCOMPARE(bounded["entries"].size(), size_t(10));
+        QCOMPARE(bounded["truncated"].get<bool>(), true);
+        QVERIFY2(said(bounded).contains(QStringLiteral("37 more entries not listed")),
+                 qPrintable(said(bounded)));
+    }
+
     void theWalkNamesIgnoredFoldersOnceAndNeverEntersThem()
     {
         put(QStringLiteral(".gitignore"), "node_modules/\n");

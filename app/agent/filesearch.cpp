@@ -81,8 +81,22 @@ bool walkFolder(const QString &workspace,
 
 void walk(const QString &workspace, const std::function<bool(const Entry &)> &visit)
 {
+    walk(workspace, QString(), visit);
+}
+
+void walk(const QString &workspace,
+          const QString &folder,
+          const std::function<bool(const Entry &)> &visit)
+{
     GitIgnore rules;
-    walkFolder(workspace, QString(), &rules, visit);
+    // The rules of each folder above it, from the root down.
+    const QStringList parts = folder.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    QString above;
+    for (qsizetype i = 0; i < parts.size(); ++i) {
+        readRules(workspace, above, &rules);
+        above = above.isEmpty() ? parts.at(i) : above + QLatin1Char('/') + parts.at(i);
+    }
+    walkFolder(workspace, above, &rules, visit);
 }
 
 nlohmann::json

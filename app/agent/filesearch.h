@@ -22,6 +22,11 @@ struct Entry
     qint64 size = 0;
 };
 void walk(const QString &workspace, const std::function<bool(const Entry &)> &visit);
+// The same below one folder (relative, checked by the caller), the rules of the folders above it
+// applied.
+void walk(const QString &workspace,
+          const QString &folder,
+          const std::function<bool(const Entry &)> &visit);
 
 // search_files: the lines matching a regular expression, as `path:line: text`, over the files
 // `glob` selects (a .gitignore pattern: "*.py" at any depth, "src/**/*.py"; empty: all). At

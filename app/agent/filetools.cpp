@@ -1,11 +1,11 @@
 #include "filetools.h"
 
+#include "filesearch.h"
 #include "tools.h"
 
 #include <sandbox/pathguard.h>
 
 #include <QDir>
-#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -374,39 +374,41 @@ nlohmann::json listFiles(const QString &workspace, const QString &path, int maxE
             return Tools::errorJson(QStringLiteral("list_files: ") + probe.error());
         ::close(probe.value());
     }
-    const QDir root(workspace);
-    const QString start = relative.isEmpty() ? workspace : root.filePath(relative);
+    // A bounded tree: folders before what they hold, sizes, .git/ and .sandcastle/ left out,
+    // what .gitignore ignores collapsed to its folder; past maxEntries the rest is counted.
     nlohmann::json entries = nlohmann::json::array();
     QString listing;
-    bool truncated = false;
-    QDirIterator it(start,
-                    QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot | QDir::System,
-                    QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString full = it.next();
-        const QString rel = root.relativeFilePath(full);
-        if (rel == QLatin1String(".sandcastle") || rel.startsWith(QLatin1String(".sandcastle/")))
-            continue;
+    qint64 more = 0;
+    constexpr qint64 Counted = 100000; // past this, "more than"
+    FileSearch::walk(workspace, relative, [&](const FileSearch::Entry &entry) {
         if (entries.size() >= size_t(maxEntries)) {
-            truncated = true;
-            break;
+            return ++more < Counted;
         }
-        struct stat st
-        {
-        };
-        if (::lstat(QFile::encodeName(full).constData(), &st) != 0)
-            continue;
-        const char *type = S_ISDIR(st.st_mode) ? "dir" : S_ISLNK(st.st_mode) ? "link" : "file";
-        entries.push_back(
-            {{"path", rel.toStdString()}, {"type", type}, {"size", qint64(st.st_size)}});
-        listing += QStringLiteral("%1%2\t%3\n")
-                       .arg(rel, S_ISDIR(st.st_mode) ? QStringLiteral("/") : QString())
-                       .arg(qint64(st.st_size));
-    }
+        const char *type = entry.isDir ? "dir" : entry.isLink ? "link" : "file";
+        nlohmann::json item
+            = {{"path", entry.path.toStdString()}, {"type", type}, {"size", entry.size}};
+        if (entry.ignored)
+            item["ignored"] = true;
+        entries.push_back(item);
+        if (entry.ignored)
+            listing += QStringLiteral("%1/\t(ignored by .gitignore: not listed)\n").arg(entry.path);
+        else if (entry.isDir)
+            listing += QStringLiteral("%1/\n").arg(entry.path);
+        else
+            listing += QStringLiteral("%1\t%2%3\n")
+                           .arg(entry.path)
+                           .arg(entry.size)
+                           .arg(entry.isLink ? QStringLiteral(" (link)") : QString());
+        return true;
+    });
+    if (more > 0)
+        listing += QStringLiteral("[… %1%2 more entries not listed: list one folder at a time]\n")
+                       .arg(more >= Counted ? QStringLiteral("more than ") : QString())
+                       .arg(more);
     nlohmann::json result = Tools::okJson(clock.elapsed());
     result["entries"] = entries;
     result["stdout"] = listing.isEmpty() ? std::string("(empty)") : listing.toStdString();
-    result["truncated"] = truncated;
+    result["truncated"] = more > 0;
     return result;
 }
 
