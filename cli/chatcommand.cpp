@@ -105,7 +105,9 @@ std::optional<int> openConversation(ConversationController &controller, const Ch
             return failure(opened.error());
         return std::nullopt;
     }
-    controller.newConversation(request.workspace);
+    const Result<bool> opened = controller.newConversation(request.workspace);
+    if (!opened)
+        return usageError(opened.error()); // a folder of the person's that is refused
     const Result<bool> saved
         = controller.ensureSaved(ConversationInfo::titleFromPrompt(request.prompt));
     if (!saved)

@@ -87,6 +87,36 @@ private Q_SLOTS:
         QCOMPARE(run.exitCode, 2);
     }
 
+    // A folder that must not be mounted into a sandbox is refused before anything starts,
+    // saying why; nothing is created in it and no conversation is stored.
+    void chatRefusesAFolderThatMustNotBeMounted()
+    {
+        QTemporaryDir keys;
+        QVERIFY(QDir().mkpath(keys.filePath(QStringLiteral(".ssh"))));
+        const QList<QPair<QString, QByteArray>> refused{
+            {QStringLiteral("/"), "root of the file system"},
+            {keys.path(), "holds .ssh"},
+            {keys.filePath(QStringLiteral("missing")), "does not exist"},
+            {m_dataDir.path(), "data folder"},
+        };
+        for (const auto &[folder, because] : refused) {
+            const Run run = sandcastle({QStringLiteral("chat"),
+                                        QStringLiteral("--prompt"),
+                                        QStringLiteral("hi"),
+                                        QStringLiteral("--base-url"),
+                                        QStringLiteral("http://127.0.0.1:9/v1"),
+                                        QStringLiteral("--workspace"),
+                                        folder});
+            QCOMPARE(run.exitCode, 2);
+            QVERIFY2(run.err.contains(because), run.err.constData());
+        }
+        QCOMPARE(
+            QDir(keys.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+            QStringList{QStringLiteral(".ssh")});
+        const Run listed = sandcastle({QStringLiteral("chat"), QStringLiteral("--list")});
+        QVERIFY2(!listed.out.contains("hi"), listed.out.constData());
+    }
+
     void chatJsonPrintsTheEventsOfTheSeedExample()
     {
         SANDCASTLE_REQUIRE_DOCKER();

@@ -4,6 +4,7 @@
 #include <app/llm/chatclient.h>
 #include <app/llm/modelerror.h>
 #include <app/store/conversationexport.h>
+#include <app/projectfolder.h>
 #include <app/store/conversationrecorder.h>
 #include <app/store/conversationremoval.h>
 #include <app/store/conversationstore.h>
@@ -104,18 +105,25 @@ bool ConversationController::isBusy() const
 
 // ---------------------------------------------------------------- lifecycle
 
-bool ConversationController::newConversation(const QString &folder)
+Result<bool> ConversationController::newConversation(const QString &folder)
 {
     if (isBusy())
-        return false;
+        return Result<bool>::failure(QStringLiteral("busy"));
     ConversationInfo info;
     info.id = newConversationId();
     info.ownsWorkspace = folder.isEmpty();
-    info.workspace
-        = folder.isEmpty() ? m_settings.workspaceFor(info.id) : QDir(folder).absolutePath();
+    if (folder.isEmpty()) {
+        info.workspace = m_settings.workspaceFor(info.id);
+    } else {
+        const Result<ProjectFolder> checked
+            = ProjectFolder::check(folder, QDir::homePath(), m_settings.dataDir);
+        if (!checked)
+            return Result<bool>::failure(checked.error());
+        info.workspace = checked.value().path;
+    }
     switchTo(info, false, nlohmann::json::array());
     warmUp();
-    return true;
+    return Result<bool>::ok(true);
 }
 
 Result<bool> ConversationController::openConversation(const QString &conversationId)

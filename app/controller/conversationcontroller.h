@@ -60,8 +60,9 @@ public:
 
     // --- lifecycle
     // An empty conversation with a workspace made for it under the data folder (or `folder`,
-    // a folder the person chose, which is never deleted with it). Refused while busy.
-    bool newConversation(const QString &folder = QString());
+    // a folder the person chose, which is never deleted with it: checked first, see
+    // ProjectFolder). Refused while busy, or with the reason the folder cannot be opened.
+    Result<bool> newConversation(const QString &folder = QString());
     // Switches to a stored conversation: its history, workspace and usage. Refused while busy.
     Result<bool> openConversation(const QString &conversationId);
     // The conversation opened last time (settings), if it is still stored.
