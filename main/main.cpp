@@ -1,6 +1,7 @@
 // The composition root: the one file that sees every layer. Headless commands get a
 // QCoreApplication (no display needed); everything else opens the window.
 #include <app/appsettings.h>
+#include <app/projectfolder.h>
 #include <cli/cli.h>
 #include <sandbox/blockingjobs.h>
 #include <sandbox/containerengine.h>
@@ -11,7 +12,10 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QDir>
 #include <QThreadPool>
+
+#include <cstdio>
 
 namespace {
 void setIdentity()
@@ -30,10 +34,42 @@ int main(int argc, char *argv[])
         return Sandcastle::Cli::run(QCoreApplication::arguments().mid(1));
     }
 
-    QApplication app(argc, argv);
     setIdentity();
-    QApplication::setDesktopFileName(QStringLiteral("sandcastle"));
     const Sandcastle::AppSettings settings = Sandcastle::AppSettings::load();
+    // sandcastle --workspace DIR: the window, working in a folder of the person's, checked
+    // before anything opens (a refused folder is said on the command line, exit 2).
+    QString folder;
+    QStringList args;
+    for (int i = 1; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+    const qsizetype at = args.indexOf(QStringLiteral("--workspace"));
+    if (at >= 0) {
+        if (at + 1 >= args.size()) {
+            std::fprintf(stderr,
+                         "sandcastle: --workspace needs a folder: sandcastle --workspace DIR\n");
+            return 2;
+        }
+        const auto checked
+            = Sandcastle::ProjectFolder::check(args.at(at + 1), QDir::homePath(), settings.dataDir);
+        if (!checked) {
+            std::fprintf(stderr, "sandcastle: %s\n", qPrintable(checked.error()));
+            return 2;
+        }
+        folder = checked.value().path;
+    }
+    // Without a display Qt would abort (SIGABRT): one line instead, and exit 1.
+    const bool platformChosen = qEnvironmentVariableIsSet("QT_QPA_PLATFORM")
+                                || args.contains(QStringLiteral("-platform"));
+    if (!platformChosen && !qEnvironmentVariableIsSet("DISPLAY")
+        && !qEnvironmentVariableIsSet("WAYLAND_DISPLAY")) {
+        std::fprintf(stderr,
+                     "sandcastle: no display to open the window on (DISPLAY and WAYLAND_DISPLAY "
+                     "are unset); the commands work without one: sandcastle --help\n");
+        return 1;
+    }
+
+    QApplication app(argc, argv);
+    QApplication::setDesktopFileName(QStringLiteral("sandcastle"));
     Sandcastle::installTranslations(settings.language);
     Sandcastle::applyTheme(Sandcastle::themeFromName(settings.theme));
     Sandcastle::reportFirstPaintIfAsked();
@@ -44,6 +80,8 @@ int main(int argc, char *argv[])
     Sandcastle::FirstPaintHook::after(
         &app, [engine] { Sandcastle::blockingJobs()->start([engine] { engine.reapOrphans(); }); });
     Sandcastle::MainWindow window(settings);
+    if (!folder.isEmpty())
+        window.openFolder(folder);
     window.show();
     return QApplication::exec();
 }

@@ -397,82 +397,19 @@ void MainWindow::closeEvent(QCloseEvent *event)
     event->accept();
 }
 
-void MainWindow::buildMenus()
-{
-    QMenu *file = menuBar()->addMenu(tr("&File"));
-    QAction *newOne = file->addAction(tr("&New conversation"), this, &MainWindow::newConversation);
-    newOne->setObjectName(QStringLiteral("newConversation"));
-    newOne->setShortcut(QKeySequence::New);
-    newOne->setIcon(actionIcon("new"));
-    QAction *settings = file->addAction(tr("&Settings…"), this, &MainWindow::openSettings);
-    settings->setObjectName(QStringLiteral("openSettings"));
-    settings->setShortcut(QKeySequence::Preferences);
-    settings->setIcon(actionIcon("settings"));
-    file->addSeparator();
-    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-    quit->setIcon(actionIcon("quit"));
-
-    QMenu *run = menuBar()->addMenu(tr("&Run"));
-    QAction *runCode
-        = run->addAction(tr("&Run the editor's code"), this, &MainWindow::runEditorCode);
-    runCode->setObjectName(QStringLiteral("runEditorCode"));
-    runCode->setShortcut(QKeySequence(Qt::Key_F5));
-    runCode->setIcon(actionIcon("run"));
-    QAction *stop = run->addAction(tr("&Stop"), m_controller, &ConversationController::stop);
-    stop->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
-    stop->setIcon(actionIcon("stop"));
-    QAction *stopCode = run->addAction(
-        tr("Stop the running &code"), m_controller, &ConversationController::stopCode);
-    stopCode->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Period));
-    stopCode->setIcon(actionIcon("stop-code"));
-    run->addAction(tr("Stop after this &step"), agent(), &Agent::stopAfterStep)
-        ->setIcon(actionIcon("stop-step"));
-
-    QMenu *help = menuBar()->addMenu(tr("&Help"));
-    QAction *palette
-        = help->addAction(tr("&Command palette…"), this, &MainWindow::showCommandPalette);
-    palette->setObjectName(QStringLiteral("commandPaletteAction"));
-    palette->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
-    palette->setIcon(actionIcon("palette"));
-    QAction *shortcuts
-        = help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts);
-    shortcuts->setShortcut(QKeySequence(Qt::Key_F1));
-    shortcuts->setIcon(actionIcon("keyboard"));
-}
-
-QList<QAction *> MainWindow::allActions() const
-{
-    QList<QAction *> actions;
-    const QList<QAction *> menus = menuBar()->actions();
-    for (const QAction *menu : menus) {
-        if (!menu->menu())
-            continue;
-        const QList<QAction *> items = menu->menu()->actions();
-        for (QAction *action : items) {
-            if (!action->isSeparator() && !action->menu())
-                actions << action;
-        }
-    }
-    return actions;
-}
-
-void MainWindow::showCommandPalette()
-{
-    CommandPalette palette(allActions(), this);
-    palette.exec();
-}
-
-void MainWindow::showShortcuts()
-{
-    ShortcutsDialog dialog(allActions(), this);
-    dialog.exec();
-}
-
 QStringList MainWindow::uploadFiles(const QStringList &paths)
 {
+    // A folder dropped on the window is opened to work in; files are copied into the workspace.
+    QStringList files;
+    QStringList folders;
+    for (const QString &path : paths)
+        (QFileInfo(path).isDir() ? folders : files) << path;
+    if (!folders.isEmpty() && openFolder(folders.first()) && folders.size() > 1)
+        m_chat->addError(tr("One folder at a time: %1 was opened, not %2")
+                             .arg(QDir::toNativeSeparators(folders.first()),
+                                  folders.mid(1).join(QStringLiteral(", "))));
     QStringList names;
-    for (const QString &path : paths) {
+    for (const QString &path : std::as_const(files)) {
         const Result<QString> name = FileTools::upload(m_files->root(), path);
         if (name)
             names << name.value();

@@ -8,6 +8,7 @@
 
 class QFrame;
 class QLabel;
+class QMenu;
 class QSplitter;
 class QSystemTrayIcon;
 
@@ -50,6 +51,13 @@ public:
     ConversationsPane *conversationsPane() const { return m_conversations; }
     // Starts an empty conversation (the current one stays in the store).
     void newConversation();
+    // A new conversation working in a folder of the person's (File → Open Folder…, a folder
+    // dropped on the window, --workspace): refused with the reason in the chat when the
+    // folder must not be mounted (see ProjectFolder) or while busy. Remembered in the recent
+    // folders.
+    bool openFolder(const QString &folder);
+    void chooseFolder();
+    QStringList recentFolders() const;
     // Switches to a stored conversation: its transcript, workspace and sandbox. Refused (false)
     // while the agent or a run is busy, or when it cannot be read.
     bool openConversation(const QString &conversationId);
@@ -91,6 +99,7 @@ private:
     QWidget *buildEditorArea();
     void buildLayout();
     void buildMenus();
+    void fillRecentFolders(QMenu *menu);
     void bindController();
     void bindPanes();
     void bindConversationList();

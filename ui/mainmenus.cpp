@@ -1,0 +1,162 @@
+#include "mainwindow.h"
+
+#include "actions/commandpalette.h"
+#include "chat/chatpane.h"
+#include "icons.h"
+
+#include <app/agent/agent.h>
+#include <app/controller/conversationcontroller.h>
+
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
+#include <QStatusBar>
+
+// The window's menus and what only they do: the seam along which mainwindow.cpp was split.
+namespace Sandcastle {
+
+namespace {
+
+const QString RecentFoldersKey = QStringLiteral("window/recentFolders");
+constexpr int RecentFoldersKept = 10;
+
+} // namespace
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *newOne = file->addAction(tr("&New conversation"), this, &MainWindow::newConversation);
+    newOne->setObjectName(QStringLiteral("newConversation"));
+    newOne->setShortcut(QKeySequence::New);
+    newOne->setIcon(actionIcon("new"));
+    QAction *openFolder = file->addAction(tr("&Open Folder…"), this, &MainWindow::chooseFolder);
+    openFolder->setObjectName(QStringLiteral("openFolder"));
+    openFolder->setShortcut(QKeySequence::Open);
+    openFolder->setIcon(actionIcon("open"));
+    QMenu *recent = file->addMenu(tr("&Recent folders"));
+    recent->setObjectName(QStringLiteral("recentFolders"));
+    connect(recent, &QMenu::aboutToShow, this, [this, recent] { fillRecentFolders(recent); });
+    fillRecentFolders(recent);
+    file->addSeparator();
+    QAction *settings = file->addAction(tr("&Settings…"), this, &MainWindow::openSettings);
+    settings->setObjectName(QStringLiteral("openSettings"));
+    settings->setShortcut(QKeySequence::Preferences);
+    settings->setIcon(actionIcon("settings"));
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setIcon(actionIcon("quit"));
+
+    QMenu *run = menuBar()->addMenu(tr("&Run"));
+    QAction *runCode
+        = run->addAction(tr("&Run the editor's code"), this, &MainWindow::runEditorCode);
+    runCode->setObjectName(QStringLiteral("runEditorCode"));
+    runCode->setShortcut(QKeySequence(Qt::Key_F5));
+    runCode->setIcon(actionIcon("run"));
+    QAction *stop = run->addAction(tr("&Stop"), m_controller, &ConversationController::stop);
+    stop->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
+    stop->setIcon(actionIcon("stop"));
+    QAction *stopCode = run->addAction(
+        tr("Stop the running &code"), m_controller, &ConversationController::stopCode);
+    stopCode->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Period));
+    stopCode->setIcon(actionIcon("stop-code"));
+    run->addAction(tr("Stop after this &step"), agent(), &Agent::stopAfterStep)
+        ->setIcon(actionIcon("stop-step"));
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *palette
+        = help->addAction(tr("&Command palette…"), this, &MainWindow::showCommandPalette);
+    palette->setObjectName(QStringLiteral("commandPaletteAction"));
+    palette->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    palette->setIcon(actionIcon("palette"));
+    QAction *shortcuts
+        = help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts);
+    shortcuts->setShortcut(QKeySequence(Qt::Key_F1));
+    shortcuts->setIcon(actionIcon("keyboard"));
+}
+
+QList<QAction *> MainWindow::allActions() const
+{
+    QList<QAction *> actions;
+    const QList<QAction *> menus = menuBar()->actions();
+    for (const QAction *menu : menus) {
+        if (!menu->menu())
+            continue;
+        const QList<QAction *> items = menu->menu()->actions();
+        for (QAction *action : items) {
+            if (!action->isSeparator() && !action->menu())
+                actions << action;
+        }
+    }
+    return actions;
+}
+
+void MainWindow::showCommandPalette()
+{
+    CommandPalette palette(allActions(), this);
+    palette.exec();
+}
+
+void MainWindow::showShortcuts()
+{
+    ShortcutsDialog dialog(allActions(), this);
+    dialog.exec();
+}
+
+QStringList MainWindow::recentFolders() const
+{
+    QStringList folders = QSettings().value(RecentFoldersKey).toStringList();
+    folders.erase(std::remove_if(folders.begin(),
+                                 folders.end(),
+                                 [](const QString &f) { return !QFileInfo(f).isDir(); }),
+                  folders.end());
+    return folders;
+}
+
+void MainWindow::fillRecentFolders(QMenu *menu)
+{
+    menu->clear();
+    const QStringList folders = recentFolders();
+    for (const QString &folder : folders) {
+        QAction *action = menu->addAction(
+            QDir::toNativeSeparators(folder), this, [this, folder] { openFolder(folder); });
+        action->setToolTip(folder);
+    }
+    if (folders.isEmpty())
+        menu->addAction(tr("No folder opened yet"))->setEnabled(false);
+}
+
+void MainWindow::chooseFolder()
+{
+    const QString folder = QFileDialog::getExistingDirectory(
+        this, tr("Open a folder to work in"), recentFolders().value(0, QDir::homePath()));
+    if (!folder.isEmpty())
+        openFolder(folder);
+}
+
+bool MainWindow::openFolder(const QString &folder)
+{
+    const Result<bool> opened = m_controller->newConversation(folder);
+    if (!opened) {
+        const QString why = opened.error() == QLatin1String("busy")
+                                ? tr("Cannot open %1 while the agent or a run is busy.")
+                                      .arg(QDir::toNativeSeparators(folder))
+                                : opened.error();
+        m_chat->addError(why);
+        statusBar()->showMessage(why, 10000);
+        return false;
+    }
+    QStringList folders = recentFolders();
+    folders.removeAll(m_controller->workspace());
+    folders.prepend(m_controller->workspace());
+    QSettings().setValue(RecentFoldersKey, folders.mid(0, RecentFoldersKept));
+    statusBar()->showMessage(
+        tr("Working in %1").arg(QDir::toNativeSeparators(m_controller->workspace())), 5000);
+    return true;
+}
+
+} // namespace Sandcastle
