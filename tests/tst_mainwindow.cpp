@@ -719,11 +719,17 @@ private Q_SLOTS:
         QVERIFY(csv.open(QIODevice::WriteOnly));
         csv.write("month,total\njan,3\n");
         csv.close();
-        QCOMPARE(window.uploadFiles({csv.fileName(), host.path()}),
-                 QStringList{QStringLiteral("sales.csv")});
+        QCOMPARE(window.uploadFiles({csv.fileName()}), QStringList{QStringLiteral("sales.csv")});
         QVERIFY(QFileInfo::exists(window.filesPane()->root() + QStringLiteral("/sales.csv")));
         QVERIFY(prompt->toPlainText().contains(QStringLiteral("sales.csv")));
-        QVERIFY(window.chatPane()->transcriptText().contains(QStringLiteral("not a file")));
+        // A folder dropped with files is opened to work in; the files are not copied into it.
+        const QString before = window.filesPane()->root();
+        QVERIFY(window.uploadFiles({host.path(), csv.fileName()}).isEmpty());
+        QCOMPARE(window.filesPane()->root(), QFileInfo(host.path()).canonicalFilePath());
+        QVERIFY(!QFileInfo::exists(host.filePath(QStringLiteral("sales (2).csv"))));
+        QVERIFY(
+            window.chatPane()->transcriptText().contains(QStringLiteral("not opened or added")));
+        QVERIFY(before != window.filesPane()->root());
     }
 
     void everyMenuActionHasAnIconSharpAtHighDpi()

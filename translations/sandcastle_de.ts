@@ -625,6 +625,34 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
             <numerusform>%n ältere Werkzeugergebnisse zusammengefasst, damit das Gespräch in das Kontextfenster des Modells passt (jetzt etwa %1 Tokens).</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&amp;Open Folder…</source>
+        <translation>&amp;Ordner öffnen…</translation>
+    </message>
+    <message>
+        <source>&amp;Recent folders</source>
+        <translation>&amp;Zuletzt geöffnete Ordner</translation>
+    </message>
+    <message>
+        <source>No folder opened yet</source>
+        <translation>Noch kein Ordner geöffnet</translation>
+    </message>
+    <message>
+        <source>Open a folder to work in</source>
+        <translation>Einen Ordner zum Arbeiten öffnen</translation>
+    </message>
+    <message>
+        <source>Cannot open %1 while the agent or a run is busy.</source>
+        <translation>%1 kann nicht geöffnet werden, solange der Agent oder ein Lauf beschäftigt ist.</translation>
+    </message>
+    <message>
+        <source>Working in %1</source>
+        <translation>Arbeitet in %1</translation>
+    </message>
+    <message>
+        <source>One folder at a time, and files on their own: %1 was opened; not opened or added: %2</source>
+        <translation>Ein Ordner auf einmal, Dateien für sich: %1 wurde geöffnet; nicht geöffnet oder hinzugefügt: %2</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::PromptEdit</name>

@@ -625,6 +625,34 @@ dernière modification %2 · %n messages</numerusform>
             <numerusform>%n anciens résultats d&apos;outils résumés pour que la conversation tienne dans la fenêtre de contexte du modèle (environ %1 jetons maintenant).</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&amp;Open Folder…</source>
+        <translation>&amp;Ouvrir un dossier…</translation>
+    </message>
+    <message>
+        <source>&amp;Recent folders</source>
+        <translation>Dossiers &amp;récents</translation>
+    </message>
+    <message>
+        <source>No folder opened yet</source>
+        <translation>Aucun dossier ouvert pour l’instant</translation>
+    </message>
+    <message>
+        <source>Open a folder to work in</source>
+        <translation>Ouvrir un dossier où travailler</translation>
+    </message>
+    <message>
+        <source>Cannot open %1 while the agent or a run is busy.</source>
+        <translation>Impossible d’ouvrir %1 tant que l’agent ou une exécution est occupé.</translation>
+    </message>
+    <message>
+        <source>Working in %1</source>
+        <translation>Travail dans %1</translation>
+    </message>
+    <message>
+        <source>One folder at a time, and files on their own: %1 was opened; not opened or added: %2</source>
+        <translation>Un dossier à la fois, et les fichiers seuls : %1 a été ouvert ; ni ouverts ni ajoutés : %2</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::PromptEdit</name>

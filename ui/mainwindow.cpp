@@ -404,10 +404,14 @@ QStringList MainWindow::uploadFiles(const QStringList &paths)
     QStringList folders;
     for (const QString &path : paths)
         (QFileInfo(path).isDir() ? folders : files) << path;
-    if (!folders.isEmpty() && openFolder(folders.first()) && folders.size() > 1)
-        m_chat->addError(tr("One folder at a time: %1 was opened, not %2")
-                             .arg(QDir::toNativeSeparators(folders.first()),
-                                  folders.mid(1).join(QStringLiteral(", "))));
+    if (!folders.isEmpty()) {
+        if (openFolder(folders.first()) && folders.size() + files.size() > 1)
+            m_chat->addError(tr("One folder at a time, and files on their own: %1 was opened; "
+                                "not opened or added: %2")
+                                 .arg(QDir::toNativeSeparators(folders.first()),
+                                      (folders.mid(1) + files).join(QStringLiteral(", "))));
+        return {};
+    }
     QStringList names;
     for (const QString &path : std::as_const(files)) {
         const Result<QString> name = FileTools::upload(m_files->root(), path);
