@@ -3,8 +3,8 @@
 #include <app/agent/agent.h>
 #include <app/llm/chatclient.h>
 #include <app/llm/modelerror.h>
-#include <app/store/conversationexport.h>
 #include <app/projectfolder.h>
+#include <app/store/conversationexport.h>
 #include <app/store/conversationrecorder.h>
 #include <app/store/conversationremoval.h>
 #include <app/store/conversationstore.h>
