@@ -36,7 +36,7 @@ void MainWindow::buildMenus()
     QAction *openFolder = file->addAction(tr("&Open Folder…"), this, &MainWindow::chooseFolder);
     openFolder->setObjectName(QStringLiteral("openFolder"));
     openFolder->setShortcut(QKeySequence::Open);
-    openFolder->setIcon(actionIcon("open"));
+    openFolder->setIcon(actionIcon("folder"));
     QMenu *recent = file->addMenu(tr("&Recent folders"));
     recent->setObjectName(QStringLiteral("recentFolders"));
     connect(recent, &QMenu::aboutToShow, this, [this, recent] { fillRecentFolders(recent); });
