@@ -145,8 +145,9 @@ private Q_SLOTS:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(text.toUtf8());
         }
+        const QList<Case> all = cases();
         QByteArray input;
-        for (const Case &c : cases()) {
+        for (const Case &c : all) {
             const QString full = QDir(dir.path()).filePath(c.path);
             if (c.isDir) {
                 QDir().mkpath(full);
@@ -165,14 +166,14 @@ private Q_SLOTS:
                                                    QStringLiteral("--no-index")},
                                                   input));
         const QStringList lines = out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        QCOMPARE(lines.size(), cases().size());
+        QCOMPARE(lines.size(), all.size());
         for (qsizetype i = 0; i < lines.size(); ++i) {
             // "source:line:pattern<TAB>path"; "::<TAB>path" when no rule matched; a matching
             // negation ("!…") means not ignored.
             const QStringList parts = lines.at(i).split(QLatin1Char('\t'));
             const QString pattern = parts.first().section(QLatin1Char(':'), 2);
             const bool ignored = !pattern.isEmpty() && !pattern.startsWith(QLatin1Char('!'));
-            const Case &c = cases().at(i);
+            const Case &c = all.at(i);
             QVERIFY2(
                 ignored == c.ignored,
                 qPrintable(
