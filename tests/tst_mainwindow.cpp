@@ -1,5 +1,7 @@
 #include <app/agent/agent.h>
 #include <app/appsettings.h>
+#include <app/controller/conversationcontroller.h>
+#include <app/store/conversationrecorder.h>
 #include <app/store/conversationstore.h>
 #include <sandbox/sandboxsession.h>
 #include <support/dockercheck.h>
@@ -382,8 +384,10 @@ private Q_SLOTS:
         // and the agent is told with the next message
         server.enqueueText(QStringLiteral("I see."));
         QSignalSpy answered(window.agent(), &Agent::finished);
+        QSignalSpy saved(window.controller()->recorder(), &ConversationRecorder::turnSaved);
         window.submitPrompt(QStringLiteral("what did I do?"));
         QVERIFY(answered.wait(60000));
+        QVERIFY(!saved.isEmpty() || saved.wait(10000)); // on disk, read from another connection
         const QByteArray asked = server.requests().last().body;
         QVERIFY(asked.contains("The person ran this code"));
         QVERIFY(asked.contains("edited"));
@@ -437,8 +441,10 @@ private Q_SLOTS:
         // The next question goes to the model with the history.
         server.enqueueText(QStringLiteral("Mostly Antarctica."));
         QSignalSpy answered(again.agent(), &Agent::finished);
+        QSignalSpy saved(again.controller()->recorder(), &ConversationRecorder::turnSaved);
         again.submitPrompt(QStringLiteral("Which continent?"));
         QVERIFY(answered.wait(60000));
+        QVERIFY(!saved.isEmpty() || saved.wait(10000)); // on disk, read from another connection
         const nlohmann::json sent
             = nlohmann::json::parse(server.requests().last().body.toStdString());
         QCOMPARE(sent["messages"].size(), size_t(4));
