@@ -117,6 +117,48 @@ struct Scanner
         }
         return false;
     }
+
+    // Past the `{` that opens the top-level object; false when the text does not start so.
+    bool openObject()
+    {
+        skipSpace();
+        if (atEnd() || s.at(i) != QLatin1Char('{'))
+            return false;
+        ++i;
+        return true;
+    }
+
+    // A member's `"name":`, leaving `i` at its value; false when the text is not that or ends
+    // before the value.
+    bool readName(QString *name)
+    {
+        skipSpace();
+        if (atEnd() || s.at(i) != QLatin1Char('"'))
+            return false;
+        bool complete = false;
+        *name = readString(&complete);
+        if (!complete)
+            return false;
+        skipSpace();
+        if (atEnd() || s.at(i) != QLatin1Char(':'))
+            return false;
+        ++i;
+        skipSpace();
+        return !atEnd();
+    }
+
+    // What follows a member's value: ',' (and `i` past it), '}', or a null QChar when the text
+    // ends there or goes on with anything else.
+    QChar afterValue()
+    {
+        skipSpace();
+        if (atEnd())
+            return {};
+        const QChar c = s.at(i);
+        if (c == QLatin1Char(','))
+            ++i;
+        return c == QLatin1Char(',') || c == QLatin1Char('}') ? c : QChar();
+    }
 };
 
 // Where the key's string value starts (just past its opening quote) in a top-level object;
@@ -124,33 +166,16 @@ struct Scanner
 qsizetype valueStart(const QString &partialJson, const QString &key)
 {
     Scanner sc{partialJson};
-    sc.skipSpace();
-    if (sc.atEnd() || partialJson.at(sc.i) != QLatin1Char('{'))
+    if (!sc.openObject())
         return -1;
-    ++sc.i;
+    QString name;
     for (;;) {
-        sc.skipSpace();
-        if (sc.atEnd() || partialJson.at(sc.i) != QLatin1Char('"'))
-            return -1;
-        bool complete = false;
-        const QString name = sc.readString(&complete);
-        if (!complete)
-            return -1;
-        sc.skipSpace();
-        if (sc.atEnd() || partialJson.at(sc.i) != QLatin1Char(':'))
-            return -1;
-        ++sc.i;
-        sc.skipSpace();
-        if (sc.atEnd())
+        if (!sc.readName(&name))
             return -1;
         if (name == key)
             return partialJson.at(sc.i) == QLatin1Char('"') ? sc.i + 1 : -1;
-        if (!sc.skipValue())
+        if (!sc.skipValue() || sc.afterValue() != QLatin1Char(','))
             return -1;
-        sc.skipSpace();
-        if (sc.atEnd() || partialJson.at(sc.i) != QLatin1Char(','))
-            return -1;
-        ++sc.i;
     }
 }
 
@@ -160,30 +185,18 @@ std::optional<QHash<QString, QString>> jsonObjectStringFields(const QString &jso
                                                               const QStringList &keys)
 {
     Scanner sc{json};
-    sc.skipSpace();
-    if (sc.atEnd() || json.at(sc.i) != QLatin1Char('{'))
+    if (!sc.openObject())
         return std::nullopt;
-    ++sc.i;
     QHash<QString, QString> fields;
     sc.skipSpace();
     if (!sc.atEnd() && json.at(sc.i) == QLatin1Char('}'))
         return fields;
+    QString name;
     for (;;) {
-        sc.skipSpace();
-        if (sc.atEnd() || json.at(sc.i) != QLatin1Char('"'))
-            return std::nullopt;
-        bool complete = false;
-        const QString name = sc.readString(&complete);
-        if (!complete)
-            return std::nullopt;
-        sc.skipSpace();
-        if (sc.atEnd() || json.at(sc.i) != QLatin1Char(':'))
-            return std::nullopt;
-        ++sc.i;
-        sc.skipSpace();
-        if (sc.atEnd())
+        if (!sc.readName(&name))
             return std::nullopt;
         if (json.at(sc.i) == QLatin1Char('"') && keys.contains(name)) {
+            bool complete = false;
             QString value = sc.readString(&complete);
             if (!complete)
                 return std::nullopt;
@@ -193,14 +206,11 @@ std::optional<QHash<QString, QString>> jsonObjectStringFields(const QString &jso
             if (!sc.skipValue())
                 return std::nullopt;
         }
-        sc.skipSpace();
-        if (sc.atEnd())
-            return std::nullopt;
-        if (json.at(sc.i) == QLatin1Char('}'))
+        const QChar next = sc.afterValue();
+        if (next == QLatin1Char('}'))
             return fields;
-        if (json.at(sc.i) != QLatin1Char(','))
+        if (next != QLatin1Char(','))
             return std::nullopt;
-        ++sc.i;
     }
 }
 
