@@ -65,25 +65,23 @@ void ConversationRecorder::flushNow()
 {
     if (!m_flushing)
         return;
-    m_poll.stop();
-    m_flushing = false;
-    const Result<bool> saved = m_store->flush();
-    if (!saved)
-        report(QStringLiteral("messages"), saved.error());
-    Q_EMIT turnSaved();
+    settle(m_store->flush());
 }
 
 void ConversationRecorder::checkSaved()
 {
     if (!m_flushing)
         return;
-    const std::optional<Result<bool>> saved = m_store->flushed(m_flush);
-    if (!saved)
-        return;
+    if (const std::optional<Result<bool>> saved = m_store->flushed(m_flush))
+        settle(*saved);
+}
+
+void ConversationRecorder::settle(const Result<bool> &saved)
+{
     m_poll.stop();
     m_flushing = false;
-    if (!*saved)
-        report(QStringLiteral("messages"), saved->error());
+    if (!saved)
+        report(QStringLiteral("messages"), saved.error());
     Q_EMIT turnSaved();
 }
 

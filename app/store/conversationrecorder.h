@@ -46,6 +46,8 @@ private:
     void closeOpenRuns(const QString &why);
     void endRun(quint64 start, const ExecutionResult &result);
     void checkSaved();
+    // The turn's save is over: what failed is reported, then turnSaved().
+    void settle(const Result<bool> &saved);
     // A run's start, queued; its sequence number (0 when it could not be queued).
     quint64 beginRun(const QString &toolCallId,
                      const QString &code,

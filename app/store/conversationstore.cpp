@@ -482,7 +482,7 @@ Result<bool> ConversationStore::finishRun(qint64 runId, const ExecutionResult &r
     if (!isOpen())
         return Result<bool>::failure(QStringLiteral("the store is not open"));
     QSqlDatabase db = QSqlDatabase::database(m_connection, false);
-    return StoreSql::finishRun(db, runId, result, kOutputTailChars);
+    return StoreSql::finishRun(db, runId, result);
 }
 
 Result<QList<StoredRun>> ConversationStore::runs(const QString &conversationId) const

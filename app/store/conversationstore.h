@@ -122,7 +122,7 @@ public:
     // Full-text search over every message; words are matched as prefixes, all must occur.
     Result<QList<SearchHit>> search(const QString &text, int limit = 50) const;
 
-    static constexpr int kOutputTailChars = 4000;
+    static constexpr int kOutputTailChars = StoredRun::OutputTailChars;
 
 private:
     Result<bool> migrate();

@@ -1,6 +1,5 @@
 #include "messagewriter.h"
 
-#include "conversationstore.h"
 #include "storedmessage.h"
 #include "storesql.h"
 
@@ -307,8 +306,7 @@ bool MessageWriter::write(QSqlDatabase &db,
             *dropped << QStringLiteral("the result of a run that could not be saved was dropped");
             return true;
         }
-        saved = bool(StoreSql::finishRun(
-            db, row, item.result, ConversationStore::kOutputTailChars, &sqlError));
+        saved = bool(StoreSql::finishRun(db, row, item.result, &sqlError));
         what = QStringLiteral("a run's result");
         break;
     }

@@ -16,7 +16,8 @@ struct StoredRun
     QString status = QStringLiteral("running");  // a result status, or "interrupted"
     int exitCode = 0;
     qint64 durationMs = 0;
-    QString outputTail;
+    QString outputTail; // at most OutputTailChars of the end of its output
+    static constexpr int OutputTailChars = 4000;
     QString logFile; // relative to the workspace
     QStringList files;
     qint64 startedMs = 0;

@@ -177,8 +177,8 @@ Result<qint64> insertRun(QSqlDatabase &db, const StoredRun &run, QSqlError *erro
     return Result<qint64>::ok(q.lastInsertId().toLongLong());
 }
 
-Result<bool> finishRun(
-    QSqlDatabase &db, qint64 runId, const ExecutionResult &result, int tailChars, QSqlError *error)
+Result<bool>
+finishRun(QSqlDatabase &db, qint64 runId, const ExecutionResult &result, QSqlError *error)
 {
     QString tail = result.stdoutText;
     if (!result.stderrText.isEmpty())
@@ -189,8 +189,8 @@ Result<bool> finishRun(
         tail += (tail.isEmpty() || tail.endsWith(QLatin1Char('\n')) ? QString()
                                                                     : QStringLiteral("\n"))
                 + result.error;
-    if (tail.size() > tailChars)
-        tail = QStringLiteral("[...]\n") + tail.right(tailChars);
+    if (tail.size() > StoredRun::OutputTailChars)
+        tail = QStringLiteral("[...]\n") + tail.right(StoredRun::OutputTailChars);
     nlohmann::json files = nlohmann::json::array();
     for (const QString &f : result.files)
         files.push_back(f.toStdString());

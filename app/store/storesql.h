@@ -43,11 +43,10 @@ Result<qint64> insertMessage(QSqlDatabase &db,
                              QSqlError *error = nullptr);
 // INSERT of a run as it starts (status "running"); its row id.
 Result<qint64> insertRun(QSqlDatabase &db, const StoredRun &run, QSqlError *error = nullptr);
-// A run's result (its output's tail kept, at most tailChars characters).
+// A run's result (its output's tail kept, at most StoredRun::OutputTailChars characters).
 Result<bool> finishRun(QSqlDatabase &db,
                        qint64 runId,
                        const ExecutionResult &result,
-                       int tailChars,
                        QSqlError *error = nullptr);
 // The conversation's updated_at becomes now.
 Result<bool> touch(QSqlDatabase &db, const QString &conversationId);
