@@ -29,6 +29,19 @@ std::optional<std::pair<unsigned, unsigned>> sandboxOwner()
         return std::pair<unsigned, unsigned>{1000u, 1000u};
     return std::nullopt;
 }
+// Writes all of `bytes` to `fd`; false when the disk took less (full, or an I/O error).
+bool writeAll(int fd, const QByteArray &bytes)
+{
+    qsizetype written = 0;
+    while (written < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.constData() + written, size_t(bytes.size() - written));
+        if (n <= 0)
+            return false;
+        written += n;
+    }
+    return true;
+}
+
 // A text file read whole (up to LargestEdited): its text, or why not.
 Result<QString> readText(const QString &workspace, const QString &path, const char *tool)
 {
@@ -85,14 +98,7 @@ replaceContent(const QString &workspace, const QString &relative, const QByteArr
                             st.st_mode & 07777);
     if (fd < 0)
         return fail(QString::fromLocal8Bit(::strerror(errno)));
-    qsizetype written = 0;
-    while (written < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.constData() + written, size_t(bytes.size() - written));
-        if (n <= 0)
-            break;
-        written += n;
-    }
-    bool done = written == bytes.size() && ::fchmod(fd, st.st_mode & 07777) == 0;
+    bool done = writeAll(fd, bytes) && ::fchmod(fd, st.st_mode & 07777) == 0;
     if (done && ::geteuid() == 0)
         done = ::fchown(fd, st.st_uid, st.st_gid) == 0;
     done = done && ::fsync(fd) == 0;
@@ -211,16 +217,9 @@ nlohmann::json writeFile(const QString &workspace, const QString &path, const QS
     if (!fd)
         return Tools::errorJson(QStringLiteral("write_file: ") + fd.error());
     const QByteArray bytes = content.toUtf8();
-    qsizetype written = 0;
-    while (written < bytes.size()) {
-        const ssize_t n
-            = ::write(fd.value(), bytes.constData() + written, size_t(bytes.size() - written));
-        if (n <= 0)
-            break;
-        written += n;
-    }
+    const bool written = writeAll(fd.value(), bytes);
     ::close(fd.value());
-    if (written != bytes.size())
+    if (!written)
         return Tools::errorJson(
             QStringLiteral("write_file: could not write all of %1").arg(checked.value()));
     nlohmann::json result = Tools::okJson(clock.elapsed());
