@@ -89,10 +89,15 @@ Result<int> openInside(const QString &root,
         dir = next;
     }
     // Truncation waits until the file is known not to be a hard link.
-    const int fd = ::openat(dir,
-                            QFile::encodeName(parts.last()).constData(),
-                            (flags & ~O_TRUNC) | O_NOFOLLOW | O_CLOEXEC,
-                            0644);
+    const QByteArray last = QFile::encodeName(parts.last());
+    int fd = ::openat(dir, last.constData(), (flags & ~O_TRUNC) | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0 && errno == ENOENT && createDirs && (flags & O_DIRECTORY)
+        && (::mkdirat(dir, last.constData(), 0755) == 0 || errno == EEXIST)) {
+        // A folder asked for is made like the ones on the way.
+        fd = ::openat(dir, last.constData(), flags | O_NOFOLLOW | O_CLOEXEC);
+        if (fd >= 0 && owner && ::fchown(fd, owner->first, owner->second) != 0)
+            qWarning("sandbox: cannot hand a new folder to the sandbox user");
+    }
     const int error = errno;
     ::close(dir);
     if (fd < 0) {

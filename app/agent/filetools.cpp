@@ -3,6 +3,7 @@
 #include "filesearch.h"
 #include "tools.h"
 
+#include <base/fdio.h>
 #include <sandbox/pathguard.h>
 
 #include <QDir>
@@ -30,18 +31,6 @@ std::optional<std::pair<unsigned, unsigned>> sandboxOwner()
     return std::nullopt;
 }
 // Writes all of `bytes` to `fd`; false when the disk took less (full, or an I/O error).
-bool writeAll(int fd, const QByteArray &bytes)
-{
-    qsizetype written = 0;
-    while (written < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.constData() + written, size_t(bytes.size() - written));
-        if (n <= 0)
-            return false;
-        written += n;
-    }
-    return true;
-}
-
 // A text file read whole (up to LargestEdited): its text, or why not.
 Result<QString> readText(const QString &workspace, const QString &path, const char *tool)
 {
