@@ -214,6 +214,11 @@ void Agent::notePersonRun(const QString &code, const ExecutionResult &result)
     m_personNotes << note;
 }
 
+void Agent::noteForNextMessage(const QString &note)
+{
+    m_personNotes << note;
+}
+
 void Agent::stopCode()
 {
     if (!m_running || m_activeToolId.isEmpty())

@@ -55,6 +55,9 @@ public:
     // The person ran code in the conversation's sandbox (edited from the agent's, or not):
     // the next request tells the model what changed, as a diff, and what came out.
     void notePersonRun(const QString &code, const ExecutionResult &result);
+    // Something the person did that the model must know before it acts again (files put back
+    // by an undo, say): told with the next message.
+    void noteForNextMessage(const QString &note);
     // Three ways to stop. stop(): everything now (the partial answer is kept, running code is
     // killed). stopCode(): only the running code; the model is told the person stopped it and
     // goes on. stopAfterStep(): let the current model turn or tool call finish, then end.

@@ -3,6 +3,7 @@
 #include <app/agent/agent.h>
 #include <app/llm/chatclient.h>
 #include <app/llm/modelerror.h>
+#include <app/project/checkpointqueue.h>
 #include <app/projectfolder.h>
 #include <app/store/conversationexport.h>
 #include <app/store/conversationrecorder.h>
@@ -41,6 +42,14 @@ ConversationController::ConversationController(const AppSettings &settings, QObj
     if (!opened)
         m_storeError = opened.error();
     m_workspace = m_settings.workspaceFor(m_conversationId);
+    m_checkpoints = new CheckpointQueue(this);
+    m_checkpoints->setTarget(m_settings.dataDir, m_workspace, m_conversationId);
+    connect(m_checkpoints,
+            &CheckpointQueue::stepRecorded,
+            this,
+            &ConversationController::checkpointRecorded);
+    connect(
+        m_checkpoints, &CheckpointQueue::problem, this, &ConversationController::checkpointProblem);
     buildConversation();
 }
 
@@ -88,6 +97,7 @@ void ConversationController::bindAgent()
             Q_EMIT agentError(code, message, worthAskingAgain(code));
         });
     connect(m_agent, &Agent::finished, this, [this] {
+        m_checkpoints->end();  // the state after the turn: what it changed
         Q_EMIT usageChanged(); // the turn counter goes away
     });
     // Newest first, message counts: read once the turn is on disk (reading sooner would wait
@@ -100,7 +110,7 @@ void ConversationController::bindAgent()
 
 bool ConversationController::isBusy() const
 {
-    return m_agent->isRunning() || m_personRunning;
+    return m_agent->isRunning() || m_personRunning || m_turnStarting || m_checkpointBusy;
 }
 
 // ---------------------------------------------------------------- lifecycle
@@ -168,6 +178,7 @@ void ConversationController::switchTo(const ConversationInfo &info,
     m_workspace = info.workspace;
     m_ownsWorkspace = info.ownsWorkspace;
     m_recorder->setConversationId(saved ? info.id : QString());
+    m_checkpoints->setTarget(m_settings.dataDir, m_workspace, m_conversationId);
     m_session->setConfig(m_settings.sandboxConfig(m_conversationId, m_workspace));
     m_agent->loadHistory(messages);
     loadUsage();
@@ -291,7 +302,21 @@ bool ConversationController::submitPrompt(const QString &text)
         setTitle(ConversationInfo::titleFromPrompt(text));
     ensureSaved(m_title);
     m_usage.beginRun();
-    m_agent->start(text);
+    int turn = 0;
+    for (const Message &message : m_agent->messages())
+        turn += message.role == Message::Role::User ? 1 : 0;
+    // The folder as it is before the turn, recorded before the agent may touch it.
+    m_turnStarting = true;
+    m_stopWhenStarted = false;
+    QPointer<ConversationController> self(this);
+    m_checkpoints->begin(QStringLiteral("turn"), text, turn, [self, text] {
+        if (!self || !self->m_turnStarting)
+            return;
+        self->m_turnStarting = false;
+        self->m_agent->start(text);
+        if (self->m_stopWhenStarted)
+            self->m_agent->stop();
+    });
     return true;
 }
 
@@ -309,15 +334,27 @@ bool ConversationController::runPersonCode(const QString &code, Language languag
     m_personRunning = true;
     m_personCode = code;
     m_tellAgent = tellAgent;
-    const bool shell = language == Language::Shell;
-    m_recorder->personRunStarted(m_personCode,
-                                 shell ? QStringLiteral("shell") : QStringLiteral("python"));
+    m_personShell = language == Language::Shell;
+    m_recorder->personRunStarted(
+        m_personCode, m_personShell ? QStringLiteral("shell") : QStringLiteral("python"));
     Q_EMIT personRunStarted(language);
-    if (shell)
+    QPointer<ConversationController> self(this);
+    m_checkpoints->begin(
+        QStringLiteral("run"), code.trimmed().section(QLatin1Char('\n'), 0, 0), -1, [self] {
+            if (self)
+                self->startPersonRun();
+        });
+    return true;
+}
+
+void ConversationController::startPersonRun()
+{
+    if (!m_personRunning)
+        return; // stopped before it started
+    if (m_personShell)
         m_session->runShell(m_personCode);
     else
         m_session->runPython(m_personCode);
-    return true;
 }
 
 void ConversationController::onSessionFinished(const ExecutionResult &result)
@@ -325,6 +362,7 @@ void ConversationController::onSessionFinished(const ExecutionResult &result)
     if (!m_personRunning)
         return;
     m_personRunning = false;
+    m_checkpoints->end();
     m_recorder->personRunFinished(result);
     // The agent hears about it with the next message: the diff and what came out.
     if (m_tellAgent)
@@ -334,7 +372,9 @@ void ConversationController::onSessionFinished(const ExecutionResult &result)
 
 void ConversationController::stop()
 {
-    if (m_agent->isRunning())
+    if (m_turnStarting)
+        m_stopWhenStarted = true; // stopped as soon as it has started: one "stopped" end
+    else if (m_agent->isRunning())
         m_agent->stop();
     else if (m_personRunning)
         m_session->interrupt();
@@ -377,6 +417,81 @@ void ConversationController::shutDown(ShutDownMode mode)
         m_session->stop();
     else
         m_session->release();
+}
+
+// ---------------------------------------------------------------- checkpoints
+
+void ConversationController::undoCheckpoint(const Checkpoint &step)
+{
+    if (isBusy()) {
+        Q_EMIT checkpointActionFinished(false, tr("Wait until the run has finished."));
+        return;
+    }
+    m_checkpointBusy = true;
+    const QString what = step.kind == QLatin1String("turn")
+                             ? tr("undid turn %1 (\"%2\")").arg(step.turn + 1).arg(step.label)
+                             : tr("undid checkpoint %1 (\"%2\")").arg(step.number).arg(step.label);
+    m_checkpoints->submit<RecordedStep>(
+        this,
+        [step](Checkpoints &checkpoints) {
+            return RecordedStep::of(checkpoints, checkpoints.undo(step));
+        },
+        [this, what](const RecordedStep &done) {
+            finishCheckpointAction(done.step, done.changes, what);
+        });
+}
+
+void ConversationController::restoreCheckpoint(const Checkpoint &step, bool before)
+{
+    if (isBusy()) {
+        Q_EMIT checkpointActionFinished(false, tr("Wait until the run has finished."));
+        return;
+    }
+    m_checkpointBusy = true;
+    const QString what = before ? tr("restored the folder to before checkpoint %1 (\"%2\")")
+                                      .arg(step.number)
+                                      .arg(step.label)
+                                : tr("restored the folder to checkpoint %1 (\"%2\")")
+                                      .arg(step.number)
+                                      .arg(step.label);
+    const QString state = before ? step.before : step.id;
+    const QString label = before ? tr("Restore to before checkpoint %1").arg(step.number)
+                                 : tr("Restore to checkpoint %1").arg(step.number);
+    m_checkpoints->submit<RecordedStep>(
+        this,
+        [state, label](Checkpoints &checkpoints) {
+            return RecordedStep::of(checkpoints, checkpoints.restore(state, label));
+        },
+        [this, what](const RecordedStep &done) {
+            finishCheckpointAction(done.step, done.changes, what);
+        });
+}
+
+void ConversationController::finishCheckpointAction(const Result<Checkpoint> &step,
+                                                    const QList<CheckpointChange> &changes,
+                                                    const QString &what)
+{
+    m_checkpointBusy = false;
+    if (!step) {
+        Q_EMIT checkpointActionFinished(false, step.error());
+        return;
+    }
+    QStringList files;
+    for (const CheckpointChange &change : changes)
+        files << change.path;
+    // The model's picture of the files is out of date: it hears what was put back.
+    m_agent->noteForNextMessage(
+        QStringLiteral("[The person %1. These files changed back: %2. Read files again before "
+                       "editing them. Variables in the Python session were NOT rewound.]")
+            .arg(what,
+                 files.isEmpty() ? QStringLiteral("(none)") : files.join(QStringLiteral(", "))));
+    Q_EMIT checkpointRecorded(step.value(), changes);
+    Q_EMIT checkpointActionFinished(
+        true,
+        tr("%1: %n file(s) put back. Variables in the Python session were not rewound.",
+           nullptr,
+           int(changes.size()))
+            .arg(what.left(1).toUpper() + what.mid(1)));
 }
 
 } // namespace Sandcastle

@@ -3,6 +3,7 @@
 #include "usagetotals.h"
 
 #include <app/appsettings.h>
+#include <app/project/checkpoints.h>
 #include <base/result.h>
 #include <sandbox/executionresult.h>
 
@@ -16,6 +17,7 @@ namespace Sandcastle {
 
 class Agent;
 class ChatClient;
+class CheckpointQueue;
 class ConversationRecorder;
 class ConversationStore;
 struct ConversationInfo;
@@ -46,6 +48,9 @@ public:
     SandboxSession *session() const { return m_session; }
     Agent *agent() const { return m_agent; }
     ConversationRecorder *recorder() const { return m_recorder; }
+    // The current conversation's checkpoints (a step before and after each agent turn and each
+    // run of the person's), on their own thread.
+    CheckpointQueue *checkpoints() const { return m_checkpoints; }
     const AppSettings &settings() const { return m_settings; }
 
     QString conversationId() const { return m_conversationId; }
@@ -91,6 +96,12 @@ public:
     bool runPersonCode(const QString &code, Language language, bool tellAgent);
     // Everything now: the agent (partial answer kept) or the person's run.
     void stop();
+    // Puts back what a recorded step changed (undo), or the whole folder as it was after a step
+    // (or, `before`, before it). Refused while busy. Each is itself recorded as a step
+    // (checkpointRecorded()), the agent is told with the next message, and
+    // checkpointActionFinished() says how it went. Kernel memory is not rewound.
+    void undoCheckpoint(const Sandcastle::Checkpoint &step);
+    void restoreCheckpoint(const Sandcastle::Checkpoint &step, bool before);
     // Only the running code: the agent is told and goes on.
     void stopCode();
     // Starts the sandbox ahead of the first run, unless every run gets a fresh container.
@@ -116,6 +127,12 @@ Q_SIGNALS:
     void storeProblem(const QString &message);
     void personRunStarted(Sandcastle::ConversationController::Language language);
     void personRunFinished(const Sandcastle::ExecutionResult &result);
+    // A step was recorded (an agent turn, a person's run, an undo or restore) with its changes.
+    void checkpointRecorded(const Sandcastle::Checkpoint &step,
+                            const QList<Sandcastle::CheckpointChange> &changes);
+    void checkpointActionFinished(bool ok, const QString &message);
+    // A checkpoint could not be taken; the work went on without it.
+    void checkpointProblem(const QString &message);
     // The idle sandbox was restarted because its limits changed.
     void sandboxRestarted();
     // A deletion ended: `note` says what was left (a container the engine could not remove).
@@ -129,6 +146,10 @@ private:
     void saveUsage();
     void rememberLast();
     void onSessionFinished(const ExecutionResult &result);
+    void startPersonRun();
+    void finishCheckpointAction(const Result<Checkpoint> &step,
+                                const QList<CheckpointChange> &changes,
+                                const QString &what);
 
     AppSettings m_settings;
     std::unique_ptr<ConversationStore> m_store;
@@ -137,6 +158,7 @@ private:
     SandboxSession *m_session = nullptr;
     Agent *m_agent = nullptr;
     ConversationRecorder *m_recorder = nullptr;
+    CheckpointQueue *m_checkpoints = nullptr;
 
     QString m_conversationId;
     QString m_title;
@@ -144,6 +166,11 @@ private:
     bool m_ownsWorkspace = true;
     bool m_saved = false;
     bool m_personRunning = false;
+    // Between a prompt and the agent's start: the checkpoint before the turn is being taken.
+    bool m_turnStarting = false;
+    bool m_stopWhenStarted = false;
+    bool m_checkpointBusy = false; // an undo or restore is under way
+    bool m_personShell = false;
     bool m_tellAgent = true;
     QString m_personCode;
     UsageTotals m_usage;

@@ -111,6 +111,23 @@ QString Checkpoints::repository() const
     return m_git->gitDir();
 }
 
+Result<bool> Checkpoints::forget()
+{
+    const QString repo = m_git->gitDir();
+    if (!QFile::exists(repo + QStringLiteral("/HEAD")))
+        return Result<bool>::ok(true);
+    const Result<ShadowGit::Output> deleted = m_git->run(
+        {QStringLiteral("update-ref"), QStringLiteral("-d"), m_ref}, QByteArray(), true);
+    if (!deleted)
+        return Result<bool>::failure(deleted.error());
+    QFile::remove(m_git->indexFile());
+    const Result<ShadowGit::Output> left = m_git->run(
+        {QStringLiteral("for-each-ref"), QStringLiteral("--count=1"), QStringLiteral("refs/")});
+    if (left && left.value().out.trimmed().isEmpty() && !QDir(repo).removeRecursively())
+        return Result<bool>::failure(QStringLiteral("cannot remove %1").arg(repo));
+    return Result<bool>::ok(true);
+}
+
 Result<Checkpoints::Snapshot> Checkpoints::snapshot()
 {
     if (!QFileInfo(m_workspace).isDir())

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <QList>
+#include <QMetaType>
 #include <QString>
 #include <QStringList>
 
@@ -99,6 +100,9 @@ public:
     Result<QStringList> editedSinceLast();
 
     QString repository() const;
+    // Drops the conversation's steps (its ref and index); the repository goes with the last
+    // conversation that used it. For a deleted conversation.
+    Result<bool> forget();
 
 private:
     struct Snapshot
@@ -136,3 +140,5 @@ private:
 };
 
 } // namespace Sandcastle
+
+Q_DECLARE_METATYPE(Sandcastle::Checkpoint)

@@ -22,6 +22,7 @@ public:
 
     const QString &gitDir() const { return m_gitDir; }
     const QString &workTree() const { return m_workTree; }
+    const QString &indexFile() const { return m_indexFile; }
 
     // Creates the repository when it is not there yet: objects, refs, and a configuration of
     // its own (no CRLF conversion, symlinks and executable bits kept, no automatic gc).

@@ -1,5 +1,6 @@
 #include "conversationremoval.h"
 
+#include <app/project/checkpoints.h>
 #include <sandbox/containerengine.h>
 
 #include <QDir>
@@ -26,6 +27,11 @@ removeLeftovers(const ContainerEngine &engine, const QString &dataDir, const Con
                                     : containers.error()
                                           + QStringLiteral(" (a container left behind is removed "
                                                            "the next time Sandcastle starts)");
+    if (!info.workspace.isEmpty()) {
+        const Result<bool> forgotten = Checkpoints(dataDir, info.workspace, info.id).forget();
+        if (!forgotten)
+            qWarning("delete: checkpoints left: %s", qPrintable(forgotten.error()));
+    }
     if (!info.ownsWorkspace || info.workspace.isEmpty())
         return Result<QString>::ok(note);
     // Only ever a folder under the data folder's workspaces, whatever the row says.
