@@ -9,6 +9,7 @@ bool isCommand(const QString &firstArgument)
 {
     static const QStringList commands{QStringLiteral("chat"),
                                       QStringLiteral("conversations"),
+                                      QStringLiteral("checkpoints"),
                                       QStringLiteral("exec"),
                                       QStringLiteral("image"),
                                       QStringLiteral("doctor"),
@@ -41,6 +42,8 @@ int run(const QStringList &args)
         return runExec(rest);
     if (command == QLatin1String("conversations"))
         return runConversations(rest);
+    if (command == QLatin1String("checkpoints"))
+        return runCheckpoints(rest);
     if (command == QLatin1String("image"))
         return runImage(rest);
     if (command == QLatin1String("doctor"))

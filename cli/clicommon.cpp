@@ -87,6 +87,8 @@ QString usageText()
         "       sandcastle chat --list [--json]\n"
         "       sandcastle conversations list|search TEXT|show ID|rename ID TITLE|delete ID\n"
         "       sandcastle conversations export ID (--markdown FILE | --bundle DIR)\n"
+        "       sandcastle checkpoints list ID | diff ID N [FILE] [--json]\n"
+        "       sandcastle checkpoints undo ID N | restore ID N [--before] [--yes] [--json]\n"
         "       sandcastle exec [--fresh] [--timeout S] [--memory SIZE] [--network]\n"
         "                       [--workspace DIR] FILE|-\n"
         "       sandcastle image build\n"

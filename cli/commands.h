@@ -8,6 +8,7 @@ namespace Sandcastle::Cli {
 
 int runChat(const QStringList &args);
 int runConversations(const QStringList &args);
+int runCheckpoints(const QStringList &args);
 int runExec(const QStringList &args);
 int runImage(const QStringList &args);
 int runDoctor(const QStringList &args);

@@ -182,6 +182,9 @@ void ConversationController::switchTo(const ConversationInfo &info,
     m_session->setConfig(m_settings.sandboxConfig(m_conversationId, m_workspace));
     m_agent->loadHistory(messages);
     loadUsage();
+    // What the person undid from the command line or before a restart, for the next message.
+    for (const QString &note : pendingNotes())
+        m_agent->noteForNextMessage(note);
     Q_EMIT conversationSwitched(m_conversationId, messages);
     Q_EMIT titleChanged(m_title);
     Q_EMIT usageChanged();
@@ -286,6 +289,21 @@ void ConversationController::loadUsage()
         m_usage = UsageTotals::fromJson(stored.value()["usage"]);
 }
 
+QStringList ConversationController::pendingNotes() const
+{
+    QStringList notes;
+    if (!m_saved || !m_store->isOpen())
+        return notes;
+    const Result<nlohmann::json> stored = m_store->settings(m_conversationId);
+    if (!stored || !stored.value().contains("pending_notes"))
+        return notes;
+    for (const nlohmann::json &note : stored.value()["pending_notes"]) {
+        if (note.is_string())
+            notes << QString::fromStdString(note.get<std::string>());
+    }
+    return notes;
+}
+
 void ConversationController::saveUsage()
 {
     if (m_saved)
@@ -313,7 +331,10 @@ bool ConversationController::submitPrompt(const QString &text)
         if (!self || !self->m_turnStarting)
             return;
         self->m_turnStarting = false;
-        self->m_agent->start(text);
+        self->m_agent->start(text); // the notes go with this message
+        if (self->m_saved)
+            self->m_store->setSetting(
+                self->m_conversationId, QStringLiteral("pending_notes"), nlohmann::json::array());
         if (self->m_stopWhenStarted)
             self->m_agent->stop();
     });
@@ -413,9 +434,10 @@ void ConversationController::applySettings(const AppSettings &settings)
 void ConversationController::shutDown(ShutDownMode mode)
 {
     m_agent->stop();
-    if (mode == ShutDownMode::Wait)
+    if (mode == ShutDownMode::Wait) {
+        m_checkpoints->waitForDone(); // the turn's last checkpoint is on disk before exit
         m_session->stop();
-    else
+    } else
         m_session->release();
 }
 
@@ -479,12 +501,21 @@ void ConversationController::finishCheckpointAction(const Result<Checkpoint> &st
     QStringList files;
     for (const CheckpointChange &change : changes)
         files << change.path;
-    // The model's picture of the files is out of date: it hears what was put back.
-    m_agent->noteForNextMessage(
-        QStringLiteral("[The person %1. These files changed back: %2. Read files again before "
-                       "editing them. Variables in the Python session were NOT rewound.]")
-            .arg(what,
-                 files.isEmpty() ? QStringLiteral("(none)") : files.join(QStringLiteral(", "))));
+    // The model's picture of the files is out of date: it hears what was put back (kept in the
+    // store until then, so that a restart does not lose it).
+    const QString note
+        = QStringLiteral("[The person %1. These files changed back: %2. Read files again before "
+                         "editing them. Variables in the Python session were NOT rewound.]")
+              .arg(what,
+                   files.isEmpty() ? QStringLiteral("(none)") : files.join(QStringLiteral(", ")));
+    m_agent->noteForNextMessage(note);
+    if (m_saved) {
+        nlohmann::json notes = nlohmann::json::array();
+        for (const QString &pending : pendingNotes())
+            notes.push_back(pending.toStdString());
+        notes.push_back(note.toStdString());
+        m_store->setSetting(m_conversationId, QStringLiteral("pending_notes"), notes);
+    }
     Q_EMIT checkpointRecorded(step.value(), changes);
     Q_EMIT checkpointActionFinished(
         true,
