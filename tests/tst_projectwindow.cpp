@@ -5,12 +5,17 @@
 #include <ui/chat/transcriptmodel.h>
 #include <ui/files/filespane.h>
 #include <ui/mainwindow.h>
+#include <ui/review/checkpointreview.h>
+
+#include <Qsci/qsciscintilla.h>
 
 #include <QAction>
 #include <QDir>
 #include <QFile>
+#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -38,6 +43,23 @@ class TestProjectWindow : public QObject
                 return index.data(TranscriptModel::TextRole).toString();
         }
         return {};
+    }
+
+    // The row of the chat's checkpoint badge, or -1.
+    static int badgeRow(MainWindow &window)
+    {
+        TranscriptModel *model = window.chatPane()->transcriptModel();
+        for (int row = model->rowCount() - 1; row >= 0; --row) {
+            if (model->index(row, 0).data(TranscriptModel::CheckpointRole).toInt() > 0)
+                return row;
+        }
+        return -1;
+    }
+
+    static QByteArray contentOf(const QString &path)
+    {
+        QFile file(path);
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<missing>");
     }
 
     static QAction *action(MainWindow &window, const QString &name)
@@ -114,6 +136,63 @@ private Q_SLOTS:
         QVERIFY(!window.openFolder(keys.filePath(QStringLiteral("gone"))));
         QVERIFY(lastError(window).contains(QStringLiteral("does not exist")));
         QCOMPARE(window.controller()->workspace(), before);
+    }
+
+    void aTurnShowsItsChangesAndUndoTakesThemBack()
+    {
+        QTemporaryDir project;
+        const QString root = QFileInfo(project.path()).canonicalFilePath();
+        QFile source(root + QStringLiteral("/app.py"));
+        QVERIFY(source.open(QIODevice::WriteOnly));
+        source.write("def greet():\n    return 'helo'\n");
+        source.close();
+        MainWindow window(fakeEngineSettings(m_server, m_data.path()));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openFolder(project.path()));
+        // The agent reads and edits one file and makes another (host tools: no engine needed).
+        m_server.enqueueToolCall(
+            QStringLiteral("r1"), QStringLiteral("read_file"), R"({"path": "app.py"})");
+        m_server.enqueueToolCall(
+            QStringLiteral("e1"),
+            QStringLiteral("edit_file"),
+            R"({"path": "app.py", "old_text": "'helo'", "new_text": "'hello'"})");
+        m_server.enqueueToolCall(QStringLiteral("w1"),
+                                 QStringLiteral("write_file"),
+                                 R"({"path": "notes/todo.md", "content": "- ship\n"})");
+        m_server.enqueueText(QStringLiteral("Fixed the typo and left a note."));
+        window.submitPrompt(QStringLiteral("fix the greeting"));
+        QTRY_VERIFY_WITH_TIMEOUT(badgeRow(window) >= 0, 20000);
+        TranscriptModel *model = window.chatPane()->transcriptModel();
+        const QModelIndex badge = model->index(badgeRow(window), 0);
+        QCOMPARE(badge.data(TranscriptModel::TextRole).toString(),
+                 QStringLiteral("Turn 1 · 2 file(s) changed, +2 −1"));
+        QCOMPARE(contentOf(root + QStringLiteral("/app.py")),
+                 QByteArray("def greet():\n    return 'hello'\n"));
+
+        // A click on the badge opens the review: the files and the diff of the first.
+        const int number = badge.data(TranscriptModel::CheckpointRole).toInt();
+        Q_EMIT window.chatPane()->checkpointActivated(number);
+        CheckpointReview *review = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((review = window.findChild<CheckpointReview *>()) != nullptr,
+                                 10000);
+        QCOMPARE(review->fileList()->count(), 2);
+        QVERIFY(review->fileList()->item(0)->text().startsWith(QLatin1String("app.py")));
+        QTRY_VERIFY_WITH_TIMEOUT(review->shownDiff().contains(QLatin1String("+    return 'hello'")),
+                                 10000);
+        QVERIFY(review->shownDiff().contains(QLatin1String("-    return 'helo'")));
+
+        // Undo this turn: both files as before; the chat says so; the model will hear of it.
+        review->setConfirmation([](const QString &) { return true; });
+        QSignalSpy finished(window.controller(), &ConversationController::checkpointActionFinished);
+        review->undoButton()->click();
+        QVERIFY(finished.wait(10000));
+        QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
+        QCOMPARE(contentOf(root + QStringLiteral("/app.py")),
+                 QByteArray("def greet():\n    return 'helo'\n"));
+        QVERIFY(!QFileInfo::exists(root + QStringLiteral("/notes")));
+        QVERIFY(finished.first().at(1).toString().contains(QLatin1String("not rewound")));
+        window.controller()->shutDown(ConversationController::ShutDownMode::Wait);
     }
 };
 

@@ -99,6 +99,132 @@
     </message>
 </context>
 <context>
+    <name>Sandcastle::CheckpointReview</name>
+    <message>
+        <source>new</source>
+        <translation>neu</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>gelöscht</translation>
+    </message>
+    <message>
+        <source>type changed</source>
+        <translation>Typ geändert</translation>
+    </message>
+    <message>
+        <source>modified</source>
+        <translation>geändert</translation>
+    </message>
+    <message>
+        <source>Turn %1</source>
+        <translation>Runde %1</translation>
+    </message>
+    <message>
+        <source>Your run</source>
+        <translation>Ihr Lauf</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %n file(s) changed, +%2 −%3</source>
+        <translation>
+            <numerusform>%1 · eine Datei geändert, +%2 −%3</numerusform>
+            <numerusform>%1 · %n Dateien geändert, +%2 −%3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Review: %1</source>
+        <translation>Prüfen: %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2 MB)</source>
+        <translation>%1 (%2 MB)</translation>
+    </message>
+    <message>
+        <source>Not recorded, too big for a checkpoint: %1</source>
+        <translation>Nicht aufgezeichnet, zu groß für einen Prüfpunkt: %1</translation>
+    </message>
+    <message>
+        <source>Undo and Restore put files back; variables in the Python session are not rewound.</source>
+        <translation>Rückgängig und Wiederherstellen setzen Dateien zurück; Variablen der Python-Sitzung werden nicht zurückgesetzt.</translation>
+    </message>
+    <message>
+        <source>binary</source>
+        <translation>binär</translation>
+    </message>
+    <message>
+        <source>&amp;Undo this turn</source>
+        <translation>Diese Runde &amp;rückgängig machen</translation>
+    </message>
+    <message>
+        <source>&amp;Undo this step</source>
+        <translation>Diesen Schritt &amp;rückgängig machen</translation>
+    </message>
+    <message>
+        <source>Restore to &amp;here</source>
+        <translation>Bis &amp;hierher wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Put the whole folder back as it was after this step: every later change is undone</source>
+        <translation>Den ganzen Ordner so zurücksetzen, wie er nach diesem Schritt war: jede spätere Änderung wird rückgängig gemacht</translation>
+    </message>
+    <message>
+        <source>Restore to &amp;before</source>
+        <translation>Auf den Stand &amp;davor zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Put the whole folder back as it was before this step</source>
+        <translation>Den ganzen Ordner so zurücksetzen, wie er vor diesem Schritt war</translation>
+    </message>
+    <message>
+        <source>This step changed no files.</source>
+        <translation>Dieser Schritt hat keine Dateien geändert.</translation>
+    </message>
+    <message>
+        <source>%1 is a binary file (%2): its content is not shown.</source>
+        <translation>%1 ist eine Binärdatei (%2): ihr Inhalt wird nicht angezeigt.</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Wird geladen…</translation>
+    </message>
+    <message>
+        <source>your own edits since the last step: %1</source>
+        <translation>Ihre eigenen Änderungen seit dem letzten Schritt: %1</translation>
+    </message>
+    <message>
+        <source>changes a later step made: %1</source>
+        <translation>Änderungen eines späteren Schritts: %1</translation>
+    </message>
+    <message>
+        <source>Undoing this would overwrite %1.
+
+Go ahead? (The undo can itself be undone.)</source>
+        <translation>Das Rückgängigmachen würde %1 überschreiben.
+
+Fortfahren? (Es lässt sich selbst rückgängig machen.)</translation>
+    </message>
+    <message>
+        <source>; and </source>
+        <translation>; und </translation>
+    </message>
+    <message>
+        <source>Put every file of the folder back as it was %1? Later changes are undone (this can itself be undone).</source>
+        <translation>Jede Datei des Ordners auf den Stand %1 zurücksetzen? Spätere Änderungen werden rückgängig gemacht (das lässt sich selbst rückgängig machen).</translation>
+    </message>
+    <message>
+        <source>before this step</source>
+        <translation>vor diesem Schritt</translation>
+    </message>
+    <message>
+        <source>after this step</source>
+        <translation>nach diesem Schritt</translation>
+    </message>
+    <message>
+        <source>Put every file of the folder back as it was %1? This overwrites your own edits since the last step: %2 (the restore can itself be undone).</source>
+        <translation>Jede Datei des Ordners auf den Stand %1 zurücksetzen? Das überschreibt Ihre eigenen Änderungen seit dem letzten Schritt: %2 (das Wiederherstellen lässt sich selbst rückgängig machen).</translation>
+    </message>
+</context>
+<context>
     <name>Sandcastle::CodeEditor</name>
     <message>
         <source># Not shown: this code has a line of more than %L1 characters, too long to show

@@ -99,6 +99,132 @@
     </message>
 </context>
 <context>
+    <name>Sandcastle::CheckpointReview</name>
+    <message>
+        <source>new</source>
+        <translation>nouveau</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>supprimé</translation>
+    </message>
+    <message>
+        <source>type changed</source>
+        <translation>type modifié</translation>
+    </message>
+    <message>
+        <source>modified</source>
+        <translation>modifié</translation>
+    </message>
+    <message>
+        <source>Turn %1</source>
+        <translation>Tour %1</translation>
+    </message>
+    <message>
+        <source>Your run</source>
+        <translation>Votre exécution</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %n file(s) changed, +%2 −%3</source>
+        <translation>
+            <numerusform>%1 · %n fichier modifié, +%2 −%3</numerusform>
+            <numerusform>%1 · %n fichiers modifiés, +%2 −%3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Review: %1</source>
+        <translation>Revue : %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2 MB)</source>
+        <translation>%1 (%2 Mo)</translation>
+    </message>
+    <message>
+        <source>Not recorded, too big for a checkpoint: %1</source>
+        <translation>Non enregistré, trop gros pour un point de contrôle : %1</translation>
+    </message>
+    <message>
+        <source>Undo and Restore put files back; variables in the Python session are not rewound.</source>
+        <translation>Annuler et Restaurer remettent les fichiers ; les variables de la session Python ne sont pas rembobinées.</translation>
+    </message>
+    <message>
+        <source>binary</source>
+        <translation>binaire</translation>
+    </message>
+    <message>
+        <source>&amp;Undo this turn</source>
+        <translation>&amp;Annuler ce tour</translation>
+    </message>
+    <message>
+        <source>&amp;Undo this step</source>
+        <translation>&amp;Annuler cette étape</translation>
+    </message>
+    <message>
+        <source>Restore to &amp;here</source>
+        <translation>Restaurer jusqu’&amp;ici</translation>
+    </message>
+    <message>
+        <source>Put the whole folder back as it was after this step: every later change is undone</source>
+        <translation>Remettre tout le dossier tel qu’il était après cette étape : toute modification ultérieure est annulée</translation>
+    </message>
+    <message>
+        <source>Restore to &amp;before</source>
+        <translation>Restaurer &amp;avant</translation>
+    </message>
+    <message>
+        <source>Put the whole folder back as it was before this step</source>
+        <translation>Remettre tout le dossier tel qu’il était avant cette étape</translation>
+    </message>
+    <message>
+        <source>This step changed no files.</source>
+        <translation>Cette étape n’a modifié aucun fichier.</translation>
+    </message>
+    <message>
+        <source>%1 is a binary file (%2): its content is not shown.</source>
+        <translation>%1 est un fichier binaire (%2) : son contenu n’est pas affiché.</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Chargement…</translation>
+    </message>
+    <message>
+        <source>your own edits since the last step: %1</source>
+        <translation>vos propres modifications depuis la dernière étape : %1</translation>
+    </message>
+    <message>
+        <source>changes a later step made: %1</source>
+        <translation>les modifications d’une étape ultérieure : %1</translation>
+    </message>
+    <message>
+        <source>Undoing this would overwrite %1.
+
+Go ahead? (The undo can itself be undone.)</source>
+        <translation>Annuler ceci écraserait %1.
+
+Continuer ? (L’annulation peut elle-même être annulée.)</translation>
+    </message>
+    <message>
+        <source>; and </source>
+        <translation> ; et </translation>
+    </message>
+    <message>
+        <source>Put every file of the folder back as it was %1? Later changes are undone (this can itself be undone).</source>
+        <translation>Remettre chaque fichier du dossier tel qu’il était %1 ? Les modifications ultérieures sont annulées (cela peut lui-même être annulé).</translation>
+    </message>
+    <message>
+        <source>before this step</source>
+        <translation>avant cette étape</translation>
+    </message>
+    <message>
+        <source>after this step</source>
+        <translation>après cette étape</translation>
+    </message>
+    <message>
+        <source>Put every file of the folder back as it was %1? This overwrites your own edits since the last step: %2 (the restore can itself be undone).</source>
+        <translation>Remettre chaque fichier du dossier tel qu’il était %1 ? Cela écrase vos propres modifications depuis la dernière étape : %2 (la restauration peut elle-même être annulée).</translation>
+    </message>
+</context>
+<context>
     <name>Sandcastle::CodeEditor</name>
     <message>
         <source># Not shown: this code has a line of more than %L1 characters, too long to show

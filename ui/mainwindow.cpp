@@ -242,6 +242,7 @@ void MainWindow::bindController()
     });
     connect(
         m_controller, &ConversationController::personRunFinished, this, &MainWindow::notifyIfAway);
+    bindCheckpoints();
     connect(agent(),
             &Agent::toolResult,
             this,

@@ -79,6 +79,8 @@ public:
     // First launch: which model servers answer on this machine (loopback only).
     void probeLocalServers(const QList<LocalServerProbe::Server> &candidates);
     void showCommandPalette();
+    // The review of a recorded checkpoint (its badge in the chat was clicked).
+    void openCheckpointReview(int number);
     void showShortcuts();
     // Every action of the window's menus.
     QList<QAction *> allActions() const;
@@ -101,6 +103,7 @@ private:
     void buildMenus();
     void fillRecentFolders(QMenu *menu);
     void bindController();
+    void bindCheckpoints();
     void bindPanes();
     void bindConversationList();
     void readKeyFromKeychain();

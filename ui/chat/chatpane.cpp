@@ -74,6 +74,14 @@ void ChatPane::setUpTranscript()
             QDesktopServices::openUrl(url);
     });
     connect(m_delegate, &TranscriptDelegate::openAsTextRequested, this, &ChatPane::openAsText);
+    // A checkpoint's badge opens its review: a click on it, or Enter on it.
+    const auto openCheckpoint = [this](const QModelIndex &index) {
+        const int number = index.data(TranscriptModel::CheckpointRole).toInt();
+        if (number > 0)
+            Q_EMIT checkpointActivated(number);
+    };
+    connect(m_delegate, &TranscriptDelegate::rowClicked, this, openCheckpoint);
+    connect(m_view, &QListView::activated, this, openCheckpoint);
     connect(m_delegate, &TranscriptDelegate::saveAsRequested, this, [this](const QModelIndex &i) {
         TextViewer::saveAs(this, i.data(TranscriptModel::TextRole).toString(), suggestedName(i));
     });
@@ -193,6 +201,11 @@ void ChatPane::addError(const QString &message, bool retryable)
 void ChatPane::addNotice(const QString &message)
 {
     m_model->addNotice(message);
+}
+
+void ChatPane::addCheckpoint(int number, int turn, const QString &text)
+{
+    m_model->addCheckpoint(number, turn, text);
 }
 
 void ChatPane::endAssistantMessage()

@@ -42,6 +42,9 @@ public:
     // A red banner; with a Retry link when asking again may help.
     void addError(const QString &message, bool retryable = false);
     void addNotice(const QString &message);
+    // A recorded checkpoint's change badge, after its turn; a click (or Enter) on it asks for
+    // its review.
+    void addCheckpoint(int number, int turn, const QString &text);
     void endAssistantMessage();
     void setBusy(bool busy);
     void clearPrompt();
@@ -61,6 +64,7 @@ Q_SIGNALS:
     void openInEditorRequested(const QString &callId, const QString &tool, const QString &code);
     // Files dropped on the pane (local paths), to copy into the workspace.
     void filesDropped(const QStringList &paths);
+    void checkpointActivated(int number);
     // "Open table as CSV" under a long answer: the table, to put in the workspace and show.
     void tableAsCsvRequested(const QString &csv);
 

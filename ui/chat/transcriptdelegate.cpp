@@ -203,6 +203,7 @@ bool TranscriptDelegate::editorEvent(QEvent *event,
         Q_EMIT openTableAsCsvRequested(index, rendered(index).body.hiddenTable);
         return true;
     case Hit::None:
+        Q_EMIT rowClicked(index);
         break;
     }
     return false;

@@ -48,6 +48,8 @@ public:
     bool isRendering() const { return !m_pending.isEmpty(); }
 
 Q_SIGNALS:
+    // A click on a row, not on any of its parts (a checkpoint's badge opens its review).
+    void rowClicked(const QModelIndex &index);
     void openInEditorRequested(const QModelIndex &index);
     // The ways through a long text's cut (the row's text, whole).
     void openAsTextRequested(const QModelIndex &index);

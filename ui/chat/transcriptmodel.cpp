@@ -77,6 +77,8 @@ QVariant TranscriptModel::data(const QModelIndex &index, int role) const
         return e.files;
     case RetryableRole:
         return e.retryable;
+    case CheckpointRole:
+        return e.checkpoint;
     case RevisionRole:
         return e.revision;
     default:
@@ -230,9 +232,36 @@ void TranscriptModel::addError(const QString &message, bool retryable)
     append(std::move(e));
 }
 
+void TranscriptModel::addCheckpoint(int number, int turn, const QString &text)
+{
+    Entry e;
+    e.kind = Kind::Notice;
+    e.text = text;
+    e.checkpoint = number;
+    int row = int(m_entries.size());
+    if (turn >= 0 && m_streamingRow < 0) {
+        int users = 0;
+        for (int i = 0; i < m_entries.size(); ++i) {
+            if (m_entries[i].kind == Kind::User && users++ == turn + 1) {
+                row = i;
+                break;
+            }
+        }
+    }
+    if (row == m_entries.size()) {
+        endAssistantMessage();
+        append(std::move(e));
+        return;
+    }
+    beginInsertRows(QModelIndex(), row, row);
+    m_entries.insert(row, std::move(e));
+    endInsertRows();
+}
+
 void TranscriptModel::addNotice(const QString &message)
 {
-    if (!m_entries.isEmpty() && m_streamingRow < 0 && m_entries.last().kind == Kind::Notice) {
+    if (!m_entries.isEmpty() && m_streamingRow < 0 && m_entries.last().kind == Kind::Notice
+        && m_entries.last().checkpoint == 0) {
         const int row = int(m_entries.size()) - 1;
         m_entries[row].text = message;
         markDirty(row);

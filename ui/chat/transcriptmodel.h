@@ -35,13 +35,14 @@ public:
         StreamingRole, // the assistant is still writing this
         ToolNameRole,  // tool only, from here on
         CallIdRole,
-        StatusRole,    // "running" until the result, then a result status
-        ExitCodeRole,  // -1 when there is none
-        DurationRole,  // ms, -1 while running
-        FilesRole,     // the files the run made or changed
-        RetryableRole, // error only
-        RevisionRole,  // changes whenever anything shown changes (for caches)
-        ShowAllRole,   // a long text is shown whole, past the display limits
+        StatusRole,     // "running" until the result, then a result status
+        ExitCodeRole,   // -1 when there is none
+        DurationRole,   // ms, -1 while running
+        FilesRole,      // the files the run made or changed
+        RetryableRole,  // error only
+        RevisionRole,   // changes whenever anything shown changes (for caches)
+        ShowAllRole,    // a long text is shown whole, past the display limits
+        CheckpointRole, // notice only: the checkpoint it tells of (its review opens on a click)
     };
 
     explicit TranscriptModel(QObject *parent = nullptr);
@@ -67,6 +68,10 @@ public:
     // Something the person should know that is not an error (the model is retried, older
     // output was summarised). A notice right after another replaces it rather than piling up.
     void addNotice(const QString &message);
+    // A notice for a recorded checkpoint ("2 files changed, +10 −3"): after the agent turn
+    // `turn` (counted from 0 by the person's messages) when the transcript has later ones,
+    // else at the end.
+    void addCheckpoint(int number, int turn, const QString &text);
     void setExpanded(int row, bool expanded);
     void toggleExpanded(int row);
     // Shows a long text whole (rendered in the background, piece by piece).
@@ -106,6 +111,7 @@ private:
         qint64 durationMs = -1;
         QStringList files;
         bool retryable = false;
+        int checkpoint = 0;
         quint32 revision = 0;
     };
 
