@@ -93,6 +93,45 @@ private Q_SLOTS:
         QVERIFY(!model.setData(row, QStringLiteral("x"), Qt::DisplayRole));
     }
 
+    void aConversationOnAFolderNamesItAndTheListCanShowOneFolder()
+    {
+        QVERIFY(m_store->create(QStringLiteral("p"),
+                                QStringLiteral("Fix the parser"),
+                                QStringLiteral("/home/ada/parser-project"),
+                                false));
+        QVERIFY(m_store->create(QStringLiteral("q"),
+                                QStringLiteral("Penguin report"),
+                                QStringLiteral("/home/ada/zoo"),
+                                false));
+        ConversationListModel model(m_store.get());
+        checkModel(&model);
+        QCOMPARE(model.rowCount(), 5);
+        QCOMPARE(model.folders(),
+                 (QStringList{QStringLiteral("/home/ada/parser-project"),
+                              QStringLiteral("/home/ada/zoo")}));
+        const QModelIndex parser = model.index(model.rowOf(QStringLiteral("p")));
+        QCOMPARE(parser.data(ConversationListModel::FolderRole).toString(),
+                 QStringLiteral("/home/ada/parser-project"));
+        QVERIFY(parser.data(Qt::DisplayRole).toString().contains(QLatin1String("parser-project")));
+        QVERIFY(parser.data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QLatin1String("/home/ada/parser-project")));
+        // Sandcastle's own workspaces are no folder of the person's.
+        QCOMPARE(model.index(model.rowOf(QStringLiteral("a")))
+                     .data(ConversationListModel::FolderRole)
+                     .toString(),
+                 QString());
+        model.setFolderFilter(QStringLiteral("/home/ada/zoo"));
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.idAt(0), QStringLiteral("q"));
+        // With a search too: only that folder's matches.
+        model.setFilter(QStringLiteral("penguin"));
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.idAt(0), QStringLiteral("q"));
+        model.setFolderFilter(QString());
+        QCOMPARE(model.rowCount(), 2); // "Penguins" (a message) and "Penguin report" (the title)
+    }
+
     void aRefreshAfterADeleteDropsTheRow()
     {
         ConversationListModel model(m_store.get());

@@ -346,6 +346,14 @@ zuletzt geändert %2 · %n Nachricht</numerusform>
 zuletzt geändert %2 · %n Nachrichten</numerusform>
         </translation>
     </message>
+    <message>
+        <source>in %1</source>
+        <translation>in %1</translation>
+    </message>
+    <message>
+        <source>works in %1</source>
+        <translation>arbeitet in %1</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::ConversationsPane</name>
@@ -392,6 +400,14 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
     <message>
         <source>Export as a folder that re-runs…</source>
         <translation>Als wiederausführbaren Ordner exportieren…</translation>
+    </message>
+    <message>
+        <source>Show the conversations of one folder</source>
+        <translation>Die Unterhaltungen eines Ordners zeigen</translation>
+    </message>
+    <message>
+        <source>All folders</source>
+        <translation>Alle Ordner</translation>
     </message>
 </context>
 <context>

@@ -346,6 +346,14 @@ dernière modification %2 · %n message</numerusform>
 dernière modification %2 · %n messages</numerusform>
         </translation>
     </message>
+    <message>
+        <source>in %1</source>
+        <translation>dans %1</translation>
+    </message>
+    <message>
+        <source>works in %1</source>
+        <translation>travaille dans %1</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::ConversationsPane</name>
@@ -392,6 +400,14 @@ dernière modification %2 · %n messages</numerusform>
     <message>
         <source>Export as a folder that re-runs…</source>
         <translation>Exporter en dossier ré-exécutable…</translation>
+    </message>
+    <message>
+        <source>Show the conversations of one folder</source>
+        <translation>Afficher les conversations d’un dossier</translation>
+    </message>
+    <message>
+        <source>All folders</source>
+        <translation>Tous les dossiers</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 #include "conversationlistmodel.h"
 
 #include <QDateTime>
+#include <QFileInfo>
 #include <QSet>
 
 namespace Sandcastle {
@@ -25,13 +26,25 @@ QVariant ConversationListModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::EditRole:
         return row.title;
-    case Qt::DisplayRole:
-        return row.snippet.isEmpty() ? row.title : row.title + QLatin1Char('\n') + row.snippet;
-    case Qt::ToolTipRole:
-        return tr("%1\nlast change %2 · %n message(s)", nullptr, row.messageCount)
-            .arg(row.title,
-                 QLocale().toString(QDateTime::fromMSecsSinceEpoch(row.updatedMs),
-                                    QLocale::ShortFormat));
+    case Qt::DisplayRole: {
+        QString text = row.title;
+        if (!row.folder.isEmpty())
+            text += QLatin1Char('\n') + tr("in %1").arg(QFileInfo(row.folder).fileName());
+        if (!row.snippet.isEmpty())
+            text += QLatin1Char('\n') + row.snippet;
+        return text;
+    }
+    case Qt::ToolTipRole: {
+        QString tip = tr("%1\nlast change %2 · %n message(s)", nullptr, row.messageCount)
+                          .arg(row.title,
+                               QLocale().toString(QDateTime::fromMSecsSinceEpoch(row.updatedMs),
+                                                  QLocale::ShortFormat));
+        if (!row.folder.isEmpty())
+            tip += QLatin1Char('\n') + tr("works in %1").arg(row.folder);
+        return tip;
+    }
+    case FolderRole:
+        return row.folder;
     case IdRole:
         return row.id;
     case UpdatedRole:
@@ -52,6 +65,7 @@ QHash<int, QByteArray> ConversationListModel::roleNames() const
     names.insert(UpdatedRole, "updated");
     names.insert(SnippetRole, "snippet");
     names.insert(MessageCountRole, "messageCount");
+    names.insert(FolderRole, "folder");
     return names;
 }
 
@@ -86,6 +100,14 @@ void ConversationListModel::setFilter(const QString &text)
     refresh();
 }
 
+void ConversationListModel::setFolderFilter(const QString &folder)
+{
+    if (folder == m_folderFilter)
+        return;
+    m_folderFilter = folder;
+    refresh();
+}
+
 void ConversationListModel::refresh()
 {
     const QList<Row> rows = load();
@@ -105,9 +127,24 @@ QList<ConversationListModel::Row> ConversationListModel::load()
         m_lastError = all.error();
         return rows;
     }
+    const auto folderOf = [](const ConversationInfo &c) {
+        return c.ownsWorkspace ? QString() : c.workspace;
+    };
+    QSet<QString> folders;
+    for (const ConversationInfo &c : all.value()) {
+        if (!folderOf(c).isEmpty())
+            folders.insert(folderOf(c));
+    }
+    m_folders = QStringList(folders.cbegin(), folders.cend());
+    m_folders.sort();
+    const auto keep = [this, folderOf](const ConversationInfo &c) {
+        return m_folderFilter.isEmpty() || folderOf(c) == m_folderFilter;
+    };
     if (m_filter.isEmpty()) {
-        for (const ConversationInfo &c : all.value())
-            rows << Row{c.id, c.title, c.updatedMs, c.messageCount, QString()};
+        for (const ConversationInfo &c : all.value()) {
+            if (keep(c))
+                rows << Row{c.id, c.title, c.updatedMs, c.messageCount, QString(), folderOf(c)};
+        }
         return rows;
     }
     QHash<QString, ConversationInfo> byId;
@@ -120,16 +157,18 @@ QList<ConversationListModel::Row> ConversationListModel::load()
     }
     QSet<QString> seen;
     for (const SearchHit &hit : hits.value()) {
-        if (seen.contains(hit.conversationId) || !byId.contains(hit.conversationId))
+        if (seen.contains(hit.conversationId) || !byId.contains(hit.conversationId)
+            || !keep(byId[hit.conversationId]))
             continue;
         seen.insert(hit.conversationId);
         const ConversationInfo &c = byId[hit.conversationId];
-        rows << Row{c.id, c.title, c.updatedMs, c.messageCount, hit.snippet.simplified()};
+        rows << Row{
+            c.id, c.title, c.updatedMs, c.messageCount, hit.snippet.simplified(), folderOf(c)};
     }
     // A title that matches counts too, even when no message does.
     for (const ConversationInfo &c : all.value()) {
-        if (!seen.contains(c.id) && c.title.contains(m_filter, Qt::CaseInsensitive))
-            rows << Row{c.id, c.title, c.updatedMs, c.messageCount, QString()};
+        if (!seen.contains(c.id) && keep(c) && c.title.contains(m_filter, Qt::CaseInsensitive))
+            rows << Row{c.id, c.title, c.updatedMs, c.messageCount, QString(), folderOf(c)};
     }
     return rows;
 }

@@ -8,11 +8,18 @@ namespace Sandcastle {
 
 // The stored conversations as a list, newest first; with a filter, the conversations whose
 // messages match it (the store's full-text search), best match first, each with a snippet.
+// A conversation working in a folder of the person's names it; the list can show one folder's.
 class ConversationListModel : public QAbstractListModel
 {
     Q_OBJECT
 public:
-    enum Role { IdRole = Qt::UserRole + 1, UpdatedRole, SnippetRole, MessageCountRole };
+    enum Role {
+        IdRole = Qt::UserRole + 1,
+        UpdatedRole,
+        SnippetRole,
+        MessageCountRole,
+        FolderRole, // the person's folder it works in; empty for one of Sandcastle's own
+    };
 
     explicit ConversationListModel(ConversationStore *store, QObject *parent = nullptr);
 
@@ -25,6 +32,11 @@ public:
 
     void setFilter(const QString &text);
     QString filter() const { return m_filter; }
+    // Only the conversations working in `folder` (empty: all).
+    void setFolderFilter(const QString &folder);
+    QString folderFilter() const { return m_folderFilter; }
+    // The person's folders the stored conversations work in, sorted.
+    QStringList folders() const { return m_folders; }
     // Reads the store again (after a message, a rename, a delete).
     void refresh();
     int rowOf(const QString &conversationId) const;
@@ -39,11 +51,14 @@ private:
         qint64 updatedMs = 0;
         int messageCount = 0;
         QString snippet;
+        QString folder;
     };
     QList<Row> load();
 
     ConversationStore *m_store;
     QString m_filter;
+    QString m_folderFilter;
+    QStringList m_folders;
     QList<Row> m_rows;
     QString m_lastError;
 };

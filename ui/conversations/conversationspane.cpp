@@ -4,6 +4,8 @@
 #include <ui/icons.h>
 
 #include <QAction>
+#include <QComboBox>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -21,7 +23,12 @@ ConversationsPane::ConversationsPane(ConversationListModel *model, QWidget *pare
     , m_model(model)
     , m_search(new QLineEdit(this))
     , m_view(new QListView(this))
+    , m_folders(new QComboBox(this))
 {
+    m_folders->setObjectName(QStringLiteral("folderFilter"));
+    m_folders->setToolTip(tr("Show the conversations of one folder"));
+    m_folders->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_folders->setMinimumContentsLength(12);
     m_search->setObjectName(QStringLiteral("conversationSearch"));
     m_search->setPlaceholderText(tr("Search conversations"));
     m_search->setClearButtonEnabled(true);
@@ -46,6 +53,7 @@ ConversationsPane::ConversationsPane(ConversationListModel *model, QWidget *pare
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(header);
     layout->addWidget(m_search);
+    layout->addWidget(m_folders);
     layout->addWidget(m_view, 1);
 
     connect(newButton, &QToolButton::clicked, this, &ConversationsPane::newRequested);
@@ -57,6 +65,11 @@ ConversationsPane::ConversationsPane(ConversationListModel *model, QWidget *pare
         Q_EMIT openRequested(index.data(ConversationListModel::IdRole).toString());
     });
     connect(m_view, &QListView::customContextMenuRequested, this, &ConversationsPane::showMenu);
+    connect(m_folders, &QComboBox::activated, this, [this] {
+        m_model->setFolderFilter(m_folders->currentData().toString());
+    });
+    connect(m_model, &QAbstractItemModel::modelReset, this, &ConversationsPane::refreshFolders);
+    refreshFolders();
 
     auto *remove = new QAction(tr("Delete…"), m_view);
     remove->setShortcut(QKeySequence::Delete);
@@ -67,6 +80,24 @@ ConversationsPane::ConversationsPane(ConversationListModel *model, QWidget *pare
             confirmDelete(id);
     });
     m_view->addAction(remove);
+}
+
+void ConversationsPane::refreshFolders()
+{
+    const QStringList folders = m_model->folders();
+    const QString chosen = m_model->folderFilter();
+    if (!chosen.isEmpty() && !folders.contains(chosen)) {
+        m_model->setFolderFilter(QString()); // its conversations are gone: all again
+        return;
+    }
+    m_folders->clear();
+    m_folders->addItem(tr("All folders"), QString());
+    for (const QString &folder : folders) {
+        m_folders->addItem(QFileInfo(folder).fileName(), folder);
+        m_folders->setItemData(m_folders->count() - 1, folder, Qt::ToolTipRole);
+    }
+    m_folders->setCurrentIndex(std::max(0, int(m_folders->findData(chosen))));
+    m_folders->setVisible(!folders.isEmpty());
 }
 
 void ConversationsPane::setCurrent(const QString &conversationId)

@@ -2,6 +2,7 @@
 
 #include <QWidget>
 
+class QComboBox;
 class QLineEdit;
 class QListView;
 class QMenu;
@@ -21,6 +22,11 @@ public:
 
     QListView *view() const { return m_view; }
     QLineEdit *searchBox() const { return m_search; }
+    // "All folders" and each folder of the person's that conversations work in (shown only
+    // when there is one).
+    QComboBox *folderFilter() const { return m_folders; }
+    // Fills the folder filter again from the model (after the list changed).
+    void refreshFolders();
     void setCurrent(const QString &conversationId);
     // Asks before deleting; emits deleteRequested() only on a yes.
     void confirmDelete(const QString &conversationId);
@@ -37,6 +43,7 @@ private:
     ConversationListModel *m_model;
     QLineEdit *m_search = nullptr;
     QListView *m_view = nullptr;
+    QComboBox *m_folders = nullptr;
 };
 
 } // namespace Sandcastle
