@@ -1,8 +1,10 @@
+#include <app/agent/agent.h>
 #include <app/controller/conversationcontroller.h>
 #include <support/fakeengine.h>
 #include <support/fakeopenaiserver.h>
 #include <ui/chat/chatpane.h>
 #include <ui/chat/transcriptmodel.h>
+#include <ui/editor/codeeditor.h>
 #include <ui/files/filespane.h>
 #include <ui/mainwindow.h>
 #include <ui/review/checkpointreview.h>
@@ -161,8 +163,25 @@ private Q_SLOTS:
                                  QStringLiteral("write_file"),
                                  R"({"path": "notes/todo.md", "content": "- ship\n"})");
         m_server.enqueueText(QStringLiteral("Fixed the typo and left a note."));
+        // The edit streams into the editor as a diff while the model writes it.
+        QStringList editorTexts;
+        QList<QString> newTexts;
+        connect(window.agent(),
+                &Agent::toolEditChanged,
+                this,
+                [&](const QString &, const QString &, const QString &, const QString &newText) {
+                    newTexts << newText;
+                    editorTexts << window.editor()->text();
+                });
         window.submitPrompt(QStringLiteral("fix the greeting"));
         QTRY_VERIFY_WITH_TIMEOUT(badgeRow(window) >= 0, 20000);
+        QVERIFY2(newTexts.size() >= 3, qPrintable(QString::number(newTexts.size())));
+        QVERIFY(newTexts.contains(QString()) || newTexts.contains(QString(QLatin1Char('\''))));
+        QCOMPARE(newTexts.last(), QStringLiteral("'hello'"));
+        QVERIFY2(editorTexts.last().contains(QLatin1String("--- a/app.py"))
+                     && editorTexts.last().contains(QLatin1String("-'helo'"))
+                     && editorTexts.last().contains(QLatin1String("+'hello'")),
+                 qPrintable(editorTexts.last()));
         TranscriptModel *model = window.chatPane()->transcriptModel();
         const QModelIndex badge = model->index(badgeRow(window), 0);
         QCOMPARE(badge.data(TranscriptModel::TextRole).toString(),

@@ -57,7 +57,9 @@ void Agent::connectClient(ModelClient *client)
                 const QString callId = id.isEmpty() ? QStringLiteral("call_%1").arg(index) : id;
                 m_streamingIds.insert(index, callId);
                 m_streamingArgs.insert(index, QString());
+                m_streamingNames.insert(index, name);
                 m_streamingCode.erase(index);
+                m_streamingEdits.erase(index);
                 Q_EMIT toolCallStarted(callId, name);
             });
     connect(
@@ -91,6 +93,23 @@ void Agent::showStreamingCode()
     if (!m_codeFrame.isActive())
         m_codeFrame.start(); // the next change waits for the frame's end
     for (const int index : changed) {
+        if (m_streamingNames.value(index) == QLatin1String("edit_file")) {
+            auto edit = m_streamingEdits.find(index);
+            if (edit == m_streamingEdits.end())
+                edit = m_streamingEdits
+                           .emplace(index,
+                                    std::array<PartialJsonStringField, 3>{
+                                        PartialJsonStringField(QStringLiteral("path")),
+                                        PartialJsonStringField(QStringLiteral("old_text")),
+                                        PartialJsonStringField(QStringLiteral("new_text"))})
+                           .first;
+            const QString &args = m_streamingArgs[index];
+            const QString path = edit->second[0].read(args);
+            const QString oldText = edit->second[1].read(args);
+            const QString newText = edit->second[2].read(args);
+            Q_EMIT toolEditChanged(m_streamingIds.value(index), path, oldText, newText);
+            continue;
+        }
         auto reader = m_streamingCode.find(index);
         if (reader == m_streamingCode.end())
             reader = m_streamingCode.emplace(index, QStringLiteral("code")).first;
@@ -290,7 +309,9 @@ void Agent::requestModel()
     ++m_turns;
     m_streamingIds.clear();
     m_streamingArgs.clear();
+    m_streamingNames.clear();
     m_streamingCode.clear();
+    m_streamingEdits.clear();
     m_codeChanged.clear();
     const QList<ToolSpec> tools = m_codeBlockMode ? QList<ToolSpec>() : m_tools.specs();
     if (m_options.contextTokens <= 0) {

@@ -17,6 +17,7 @@
 #include <QSet>
 #include <QTimer>
 
+#include <array>
 #include <map>
 #include <optional>
 
@@ -89,6 +90,13 @@ Q_SIGNALS:
     void toolCallStarted(const QString &id, const QString &name);
     // The `code` argument decoded as far as it has streamed: lets the editor follow along.
     void toolCodeChanged(const QString &id, const QString &code);
+    // An edit_file call as far as it has streamed: the file, the text it replaces and the new
+    // text (null until each has started). Lets the editor show the edit as a diff while the
+    // model writes it.
+    void toolEditChanged(const QString &id,
+                         const QString &path,
+                         const QString &oldText,
+                         const QString &newText);
     void toolCall(const QString &id, const QString &name, const QString &arguments);
     // Ask-first mode: this code waits for approve() or reject(). For a host tool that asks
     // (an MCP tool), `code` is the call's arguments as the model wrote them.
@@ -151,7 +159,10 @@ private:
     QQueue<ToolCall> m_pendingCalls;
     QHash<int, QString> m_streamingIds;
     QHash<int, QString> m_streamingArgs;
+    QHash<int, QString> m_streamingNames;
     std::map<int, PartialJsonStringField> m_streamingCode; // the code read out of them so far
+    // edit_file's path, old_text and new_text read out of its arguments so far
+    std::map<int, std::array<PartialJsonStringField, 3>> m_streamingEdits;
     QSet<int> m_codeChanged; // calls whose streaming code is not shown yet
     QTimer m_codeFrame;
     QString m_activeToolId; // the sandbox run under way

@@ -1,5 +1,6 @@
 #include "panebinders.h"
 
+#include <app/agent/unifieddiff.h>
 #include <ui/chat/chatpane.h>
 #include <ui/console/consolepane.h>
 #include <ui/editor/codeeditor.h>
@@ -7,6 +8,7 @@
 #include <ui/files/filespane.h>
 
 #include <app/agent/agent.h>
+#include <app/agent/unifieddiff.h>
 #include <app/controller/conversationcontroller.h>
 #include <sandbox/sandboxsession.h>
 
@@ -102,15 +104,32 @@ void bindEditor(ConversationController *controller, EditorPane *pane, QWidget *a
     CodeEditor *editor = pane->editor();
     QObject::connect(
         agent, &Agent::toolCallStarted, pane, [pane, editor](const QString &, const QString &name) {
-            if (name != QLatin1String("run_python"))
+            if (name != QLatin1String("run_python") && name != QLatin1String("edit_file"))
                 return;
             pane->showAgentTab();
+            editor->setLanguage(name == QLatin1String("edit_file") ? QStringLiteral("diff")
+                                                                   : QStringLiteral("python"));
             editor->setAgentWriting(true);
             editor->showStreamingCode(QString());
         });
     QObject::connect(
         agent, &Agent::toolCodeChanged, editor, [editor](const QString &, const QString &code) {
             editor->showStreamingCode(code);
+        });
+    // An edit streams in as the diff it makes (the file is changed only when it is complete).
+    QObject::connect(
+        agent,
+        &Agent::toolEditChanged,
+        editor,
+        [editor](
+            const QString &, const QString &path, const QString &oldText, const QString &newText) {
+            const QString name = path.isEmpty() ? QStringLiteral("file") : path;
+            editor->showStreamingCode(oldText.isNull() ? QStringLiteral("--- a/%1\n").arg(name)
+                                                       : unifiedDiff(oldText,
+                                                                     newText,
+                                                                     QStringLiteral("a/") + name,
+                                                                     QStringLiteral("b/") + name,
+                                                                     2));
         });
     QObject::connect(agent, &Agent::toolCall, editor, [editor] { editor->setAgentWriting(false); });
     QObject::connect(agent,
