@@ -1,5 +1,7 @@
 #include <app/agent/agent.h>
 #include <app/controller/conversationcontroller.h>
+#include <app/store/conversationrecorder.h>
+#include <app/store/conversationstore.h>
 #include <support/fakeengine.h>
 #include <support/fakeopenaiserver.h>
 #include <ui/chat/chatpane.h>
@@ -17,7 +19,9 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QProcess>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -211,6 +215,87 @@ private Q_SLOTS:
                  QByteArray("def greet():\n    return 'helo'\n"));
         QVERIFY(!QFileInfo::exists(root + QStringLiteral("/notes")));
         QVERIFY(finished.first().at(1).toString().contains(QLatin1String("not rewound")));
+        window.controller()->shutDown(ConversationController::ShutDownMode::Wait);
+    }
+
+    void aReadOnlyFolderSaysSoAndNothingIsLost()
+    {
+        // A read-only bind mount of a folder (root only; CI runs as root and must run this).
+        QTemporaryDir source;
+        QTemporaryDir mountPoint;
+        QFile file(source.filePath(QStringLiteral("data.csv")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("a,b\n1,2\n");
+        file.close();
+        const auto sh = [](const QString &command) {
+            return QProcess::execute(QStringLiteral("sh"), {QStringLiteral("-c"), command}) == 0;
+        };
+        const QString target = mountPoint.path();
+        if (!sh(QStringLiteral("mount --bind '%1' '%2' && mount -o remount,bind,ro '%2'")
+                    .arg(source.path(), target))) {
+            if (qEnvironmentVariableIsSet("CI"))
+                QFAIL("cannot make a read-only mount in CI (root is needed)");
+            QSKIP("a read-only mount needs root");
+        }
+        const auto unmount = qScopeGuard([&] { sh(QStringLiteral("umount '%1'").arg(target)); });
+        MainWindow window(fakeEngineSettings(m_server, m_data.path()));
+        window.show();
+        QVERIFY(window.openFolder(target));
+        QVERIFY(!window.controller()->isWorkspaceWritable());
+        TranscriptModel *model = window.chatPane()->transcriptModel();
+        bool said = false;
+        for (int row = 0; row < model->rowCount(); ++row)
+            said = said
+                   || model->index(row, 0)
+                          .data(TranscriptModel::TextRole)
+                          .toString()
+                          .contains(QLatin1String("read-only"));
+        QVERIFY(said);
+        // The agent tries to write: a clear error, the file as it was; the model was told.
+        m_server.enqueueToolCall(QStringLiteral("w1"),
+                                 QStringLiteral("write_file"),
+                                 R"({"path": "data.csv", "content": "gone"})");
+        m_server.enqueueText(QStringLiteral("It is read-only."));
+        QSignalSpy finished(window.agent(), &Agent::finished);
+        window.submitPrompt(QStringLiteral("overwrite it"));
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(contentOf(target + QStringLiteral("/data.csv")), QByteArray("a,b\n1,2\n"));
+        QVERIFY(m_server.requests().size() >= 2);
+        const QByteArray request = m_server.requests().at(m_server.requests().size() - 2).body;
+        QVERIFY2(request.contains("read-only"), request.constData());
+        const QByteArray toolResult = m_server.requests().last().body;
+        QVERIFY2(toolResult.contains("Read-only file system"), toolResult.constData());
+        window.controller()->shutDown(ConversationController::ShutDownMode::Wait);
+    }
+
+    void aFolderDeletedWhileOpenSaysSoAndTheConversationStays()
+    {
+        auto project = std::make_unique<QTemporaryDir>();
+        const QString root = QFileInfo(project->path()).canonicalFilePath();
+        MainWindow window(fakeEngineSettings(m_server, m_data.path()));
+        window.show();
+        QVERIFY(window.openFolder(root));
+        project.reset(); // deleted while open
+        QVERIFY(!QFileInfo::exists(root));
+        m_server.enqueueToolCall(QStringLiteral("w1"),
+                                 QStringLiteral("write_file"),
+                                 R"({"path": "notes.md", "content": "x"})");
+        m_server.enqueueText(QStringLiteral("The folder is gone."));
+        QSignalSpy problems(window.controller(), &ConversationController::checkpointProblem);
+        QSignalSpy finished(window.agent(), &Agent::finished);
+        window.submitPrompt(QStringLiteral("write a note"));
+        QVERIFY(finished.wait(20000));
+        QVERIFY(!problems.isEmpty());
+        QVERIFY2(problems.first().at(0).toString().contains(QLatin1String("gone")),
+                 qPrintable(problems.first().at(0).toString()));
+        QVERIFY(!QFileInfo::exists(root)); // not made again behind the person's back
+        const QByteArray toolResult = m_server.requests().last().body;
+        QVERIFY2(toolResult.contains("\\\"status\\\":\\\"error\\\""), toolResult.constData());
+        // Nothing lost: the conversation and its messages are in the store.
+        const QString id = window.controller()->conversationId();
+        window.controller()->recorder()->flushNow();
+        QVERIFY(window.controller()->store()->conversation(id));
+        QVERIFY(window.controller()->store()->messages(id).value().size() >= 4);
         window.controller()->shutDown(ConversationController::ShutDownMode::Wait);
     }
 };

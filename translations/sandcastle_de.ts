@@ -795,6 +795,10 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
         <source>One folder at a time, and files on their own: %1 was opened; not opened or added: %2</source>
         <translation>Ein Ordner auf einmal, Dateien für sich: %1 wurde geöffnet; nicht geöffnet oder hinzugefügt: %2</translation>
     </message>
+    <message>
+        <source>%1 is read-only (a read-only mount, or no permission to write): the agent can read it and run code, but cannot change its files.</source>
+        <translation>%1 ist schreibgeschützt (eine schreibgeschützte Einbindung oder keine Schreibberechtigung): der Agent kann ihn lesen und Code ausführen, aber seine Dateien nicht ändern.</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::PromptEdit</name>

@@ -795,6 +795,10 @@ dernière modification %2 · %n messages</numerusform>
         <source>One folder at a time, and files on their own: %1 was opened; not opened or added: %2</source>
         <translation>Un dossier à la fois, et les fichiers seuls : %1 a été ouvert ; ni ouverts ni ajoutés : %2</translation>
     </message>
+    <message>
+        <source>%1 is read-only (a read-only mount, or no permission to write): the agent can read it and run code, but cannot change its files.</source>
+        <translation>%1 est en lecture seule (un montage en lecture seule, ou pas de droit d’écriture) : l’agent peut le lire et exécuter du code, mais pas modifier ses fichiers.</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::PromptEdit</name>

@@ -156,6 +156,10 @@ bool MainWindow::openFolder(const QString &folder)
     QSettings().setValue(RecentFoldersKey, folders.mid(0, RecentFoldersKept));
     statusBar()->showMessage(
         tr("Working in %1").arg(QDir::toNativeSeparators(m_controller->workspace())), 5000);
+    if (!m_controller->isWorkspaceWritable())
+        m_chat->addNotice(tr("%1 is read-only (a read-only mount, or no permission to write): the "
+                             "agent can read it and run code, but cannot change its files.")
+                              .arg(QDir::toNativeSeparators(m_controller->workspace())));
     return true;
 }
 

@@ -15,10 +15,13 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QPointer>
 #include <QSettings>
 #include <QThreadPool>
 #include <QUuid>
+
+#include <unistd.h>
 
 namespace Sandcastle {
 
@@ -108,6 +111,11 @@ void ConversationController::bindAgent()
             &ConversationController::conversationsChanged);
 }
 
+bool ConversationController::isWorkspaceWritable() const
+{
+    return ::access(QFile::encodeName(m_workspace).constData(), W_OK) == 0;
+}
+
 bool ConversationController::isBusy() const
 {
     return m_agent->isRunning() || m_personRunning || m_turnStarting || m_checkpointBusy;
@@ -132,6 +140,11 @@ Result<bool> ConversationController::newConversation(const QString &folder)
         info.workspace = checked.value().path;
     }
     switchTo(info, false, nlohmann::json::array());
+    if (!folder.isEmpty() && !isWorkspaceWritable())
+        m_agent->noteForNextMessage(
+            QStringLiteral("[The folder at /workspace is read-only (a read-only mount, or no "
+                           "permission to write): files can be read and code run, but no file can "
+                           "be changed or created there.]"));
     warmUp();
     return Result<bool>::ok(true);
 }

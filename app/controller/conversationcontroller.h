@@ -57,6 +57,8 @@ public:
     // Empty until the conversation has one (the faces show "New conversation" meanwhile).
     QString title() const { return m_title; }
     QString workspace() const { return m_workspace; }
+    // False on a read-only mount or without permission to write (the agent is told).
+    bool isWorkspaceWritable() const;
     bool isSaved() const { return m_saved; }
     bool isPersonRunning() const { return m_personRunning; }
     // The agent or a person's run is busy: switching, deleting and new runs wait.
