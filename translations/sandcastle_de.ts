@@ -799,6 +799,14 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
         <source>%1 is read-only (a read-only mount, or no permission to write): the agent can read it and run code, but cannot change its files.</source>
         <translation>%1 ist schreibgeschützt (eine schreibgeschützte Einbindung oder keine Schreibberechtigung): der Agent kann ihn lesen und Code ausführen, aber seine Dateien nicht ändern.</translation>
     </message>
+    <message>
+        <source>Re&amp;view the last changes…</source>
+        <translation>Letzte Änderungen &amp;prüfen…</translation>
+    </message>
+    <message>
+        <source>No changes recorded in this conversation yet.</source>
+        <translation>In dieser Unterhaltung sind noch keine Änderungen aufgezeichnet.</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::PromptEdit</name>
@@ -1198,6 +1206,14 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
     <message>
         <source>Note</source>
         <translation>Hinweis</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>Änderungen</translation>
+    </message>
+    <message>
+        <source>Changes — click to review</source>
+        <translation>Änderungen — zum Prüfen klicken</translation>
     </message>
 </context>
 <context>

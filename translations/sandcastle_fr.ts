@@ -799,6 +799,14 @@ dernière modification %2 · %n messages</numerusform>
         <source>%1 is read-only (a read-only mount, or no permission to write): the agent can read it and run code, but cannot change its files.</source>
         <translation>%1 est en lecture seule (un montage en lecture seule, ou pas de droit d’écriture) : l’agent peut le lire et exécuter du code, mais pas modifier ses fichiers.</translation>
     </message>
+    <message>
+        <source>Re&amp;view the last changes…</source>
+        <translation>E&amp;xaminer les dernières modifications…</translation>
+    </message>
+    <message>
+        <source>No changes recorded in this conversation yet.</source>
+        <translation>Aucune modification enregistrée dans cette conversation pour l’instant.</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::PromptEdit</name>
@@ -1198,6 +1206,14 @@ dernière modification %2 · %n messages</numerusform>
     <message>
         <source>Note</source>
         <translation>Remarque</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>Modifications</translation>
+    </message>
+    <message>
+        <source>Changes — click to review</source>
+        <translation>Modifications — cliquer pour examiner</translation>
     </message>
 </context>
 <context>

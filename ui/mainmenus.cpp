@@ -66,6 +66,11 @@ void MainWindow::buildMenus()
     stopCode->setIcon(actionIcon("stop-code"));
     run->addAction(tr("Stop after this &step"), agent(), &Agent::stopAfterStep)
         ->setIcon(actionIcon("stop-step"));
+    run->addSeparator();
+    QAction *review
+        = run->addAction(tr("Re&view the last changes…"), this, &MainWindow::reviewLastChanges);
+    review->setObjectName(QStringLiteral("reviewChanges"));
+    review->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *palette

@@ -81,6 +81,8 @@ public:
     void showCommandPalette();
     // The review of a recorded checkpoint (its badge in the chat was clicked).
     void openCheckpointReview(int number);
+    // The review of the newest checkpoint that changed files (Run → Review the last changes).
+    void reviewLastChanges();
     void showShortcuts();
     // Every action of the window's menus.
     QList<QAction *> allActions() const;

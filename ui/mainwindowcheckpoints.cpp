@@ -96,4 +96,26 @@ void MainWindow::openCheckpointReview(int number)
         });
 }
 
+void MainWindow::reviewLastChanges()
+{
+    m_controller->checkpoints()->submit<int>(
+        this,
+        [](Checkpoints &checkpoints) {
+            const Result<QList<Checkpoint>> all = checkpoints.list();
+            const QList<Checkpoint> steps = all ? all.value() : QList<Checkpoint>();
+            for (auto it = steps.crbegin(); it != steps.crend(); ++it) {
+                const Result<QList<CheckpointChange>> changes = checkpoints.changes(*it);
+                if (changes && !changes.value().isEmpty())
+                    return it->number;
+            }
+            return 0;
+        },
+        [this](const int &number) {
+            if (number > 0)
+                openCheckpointReview(number);
+            else
+                statusBar()->showMessage(tr("No changes recorded in this conversation yet."), 8000);
+        });
+}
+
 } // namespace Sandcastle

@@ -470,6 +470,16 @@ void Agent::carryOut(const ToolCall &call, const Result<nlohmann::json> &argumen
 void Agent::dispatch(const ToolCall &call, const Tool &tool, const nlohmann::json &arguments)
 {
     const bool ask = m_options.askFirst && tool.needsApproval();
+    if (call.name == QLatin1String("edit_file") && arguments.is_object()) {
+        // The edit as it is complete (the last streamed frame may have been cut short).
+        const auto text = [&arguments](const char *key) {
+            const auto it = arguments.find(key);
+            return it != arguments.end() && it->is_string()
+                       ? QString::fromStdString(it->get<std::string>())
+                       : QString();
+        };
+        Q_EMIT toolEditChanged(call.id, text("path"), text("old_text"), text("new_text"));
+    }
     if (tool.place() == Tool::Place::Host) {
         if (ask) {
             m_awaiting = Awaiting{call, &tool, arguments, std::nullopt};

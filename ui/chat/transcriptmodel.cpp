@@ -418,7 +418,9 @@ QString TranscriptModel::plainText(int row) const
     if (row < 0 || row >= m_entries.size())
         return QString();
     const Entry &e = m_entries.at(row);
-    QString out = e.kind == Kind::Tool ? e.toolName : kindName(e.kind);
+    QString out = e.kind == Kind::Tool ? e.toolName
+                  : e.checkpoint > 0       ? tr("Changes")
+                                           : kindName(e.kind);
     if (e.kind == Kind::Tool) {
         out += QLatin1Char(' ') + e.status;
         if (e.exitCode >= 0)

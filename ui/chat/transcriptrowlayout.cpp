@@ -149,7 +149,9 @@ void RowBuilder::build(TranscriptRowLayout *previous, RenderBudget &budget, int 
         layoutToolCard(text);
         break;
     case TranscriptModel::Kind::Notice:
-        m_row.header = TranscriptModel::tr("Note");
+        m_row.header = data(TranscriptModel::CheckpointRole).toInt() > 0
+                           ? TranscriptModel::tr("Changes — click to review")
+                           : TranscriptModel::tr("Note");
         break;
     case TranscriptModel::Kind::Error:
         m_row.header = TranscriptModel::tr("Error");

@@ -75,8 +75,10 @@ CheckpointReview::CheckpointReview(ConversationController *controller,
     auto *title = new QLabel(this);
     title->setTextFormat(Qt::PlainText);
     title->setWordWrap(true);
-    title->setText(summary(step, changes) + QStringLiteral("\n")
-                   + step.label.section(QLatin1Char('\n'), 0, 0).left(200));
+    title->setText(step.label.section(QLatin1Char('\n'), 0, 0).left(200));
+    QFont bold = title->font();
+    bold.setBold(true);
+    title->setFont(bold);
     QStringList notes;
     if (!step.skipped.isEmpty()) {
         QStringList names;
