@@ -71,6 +71,7 @@ void MainWindow::buildMenus()
         = run->addAction(tr("Re&view the last changes…"), this, &MainWindow::reviewLastChanges);
     review->setObjectName(QStringLiteral("reviewChanges"));
     review->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    review->setIcon(actionIcon("diff"));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *palette
