@@ -34,6 +34,14 @@ QString SandboxConfig::containerUser()
     return QString::number(uid) + QLatin1Char(':') + QString::number(gid);
 }
 
+bool SandboxConfig::daemonIsLocal() const
+{
+    if (!context.isEmpty() && context != QLatin1String("default"))
+        return false;
+    const QString host = qEnvironmentVariable("DOCKER_HOST");
+    return host.isEmpty() || host.startsWith(QLatin1String("unix://"));
+}
+
 QStringList SandboxConfig::runArguments(const QString &containerName, qint64 ownerPid) const
 {
     QStringList args{QStringLiteral("run"),

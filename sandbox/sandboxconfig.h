@@ -36,6 +36,10 @@ struct SandboxConfig
     // Reads SANDCASTLE_ENGINE and SANDCASTLE_IMAGE over the defaults.
     static SandboxConfig fromEnvironment();
 
+    // The daemon is on this machine (no --context, DOCKER_HOST unset or a unix socket): its bind
+    // mount is the host folder itself, so the host sees the container's writes as they happen.
+    bool daemonIsLocal() const;
+
     // uid:gid for the container: the host user's, except that root on the host runs the code
     // as the image's unprivileged user (1000:1000), never as root.
     static QString containerUser();
