@@ -360,6 +360,7 @@ void SandboxSession::finishRun(ExecutionResult result)
     result.durationMs = m_elapsed.isValid() ? m_elapsed.elapsed() : 0;
     result.truncated = result.truncated || m_current.truncated;
     result.files = m_files.finish();
+    result.workspaceNote = m_config.workspaceNote;
     if (m_state == State::Running)
         setState(State::Ready);
     Q_EMIT finished(result);
