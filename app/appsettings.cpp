@@ -197,7 +197,8 @@ ClientConfig AppSettings::clientConfig() const
 }
 
 SandboxConfig AppSettings::sandboxConfig(const QString &conversationId,
-                                         const QString &workspace) const
+                                         const QString &workspace,
+                                         bool personsFolder) const
 {
     SandboxConfig config;
     config.engine = engine;
@@ -214,6 +215,8 @@ SandboxConfig AppSettings::sandboxConfig(const QString &conversationId,
     config.runtime = runtime;
     config.fresh = fresh;
     config.context = engineContext;
+    if (personsFolder)
+        config.useOpenedFolder();
     return config;
 }
 

@@ -58,7 +58,11 @@ struct AppSettings
     // The keychain entry of this provider's key ("api-key/openai", "api-key/custom/host:port").
     QString keyAccount() const;
     ClientConfig clientConfig() const;
-    SandboxConfig sandboxConfig(const QString &conversationId, const QString &workspace) const;
+    // `personsFolder`: the workspace is a folder the person opened, not one Sandcastle made
+    // (the code runs as its owner; see SandboxConfig::useOpenedFolder()).
+    SandboxConfig sandboxConfig(const QString &conversationId,
+                                const QString &workspace,
+                                bool personsFolder = false) const;
     // With the model's price and window from the built-in table and the data folder's
     // models.json (a model on a loopback server costs nothing unless that file says otherwise).
     AgentOptions agentOptions() const;

@@ -55,7 +55,7 @@ std::optional<int> parseExec(const QStringList &args, SandboxConfig &config, QBy
     const QString workspaceDir = parser.isSet(workspace)
                                      ? QDir(parser.value(workspace)).absolutePath()
                                      : settings.workspaceFor(id);
-    config = settings.sandboxConfig(id, workspaceDir);
+    config = settings.sandboxConfig(id, workspaceDir, parser.isSet(workspace));
     if (parser.isSet(timeout)) {
         bool ok = false;
         const double seconds = parser.value(timeout).toDouble(&ok);
@@ -77,6 +77,8 @@ std::optional<int> parseExec(const QStringList &args, SandboxConfig &config, QBy
 // What `exec` exits with for a run's result (architecture.md §5), saying why on stderr.
 int exitCodeFor(const ExecutionResult &result, const SandboxConfig &config)
 {
+    if (!result.workspaceNote.isEmpty())
+        writeErr(QStringLiteral("sandcastle: ") + result.workspaceNote + QLatin1Char('\n'));
     switch (result.status) {
     case ExecutionResult::Status::Ok:
         return 0;

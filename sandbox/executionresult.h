@@ -23,6 +23,7 @@ struct ExecutionResult
     bool truncated = false;
     bool stateLost = false; // the kernel was restarted: variables are gone
     QString logFile;        // the full output, relative to the workspace (empty if none)
+    QString workspaceNote;  // what the code should know about /workspace (read-only, why)
 
     static QString statusName(Status status);
     bool isOk() const { return status == Status::Ok; }

@@ -1,8 +1,10 @@
 #include "sandboxconfig.h"
 
 #include <QDir>
+#include <QFile>
 #include <QRegularExpression>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace Sandcastle {
@@ -34,6 +36,43 @@ QString SandboxConfig::containerUser()
     return QString::number(uid) + QLatin1Char(':') + QString::number(gid);
 }
 
+SandboxConfig::FolderAccess SandboxConfig::folderAccess(uint ownerUid, uint ownerGid, uint hostUid)
+{
+    if (ownerUid != 0)
+        return {
+            QString::number(ownerUid) + QLatin1Char(':') + QString::number(ownerGid), false, {}};
+    const QString fix = hostUid == 0 ? QStringLiteral("chown it to the person it belongs to")
+                                     : QStringLiteral("chown it to yourself (uid %1)").arg(hostUid);
+    return {QStringLiteral("1000:1000"),
+            true,
+            QStringLiteral("/workspace is read-only: the opened folder is owned by root, and code "
+                           "never runs as root. The code runs as uid 1000 and can read the "
+                           "files but not change them; to let it write, %1 and reopen it.")
+                .arg(fix)};
+}
+
+void SandboxConfig::useOpenedFolder()
+{
+    struct stat st
+    {
+    };
+    // An owner that cannot be read is treated as root's: read-only, never uid 0.
+    const bool known = ::stat(QFile::encodeName(workspace).constData(), &st) == 0;
+    const FolderAccess access
+        = folderAccess(known ? st.st_uid : 0, known ? st.st_gid : 0, ::getuid());
+    user = access.user;
+    workspaceReadOnly = access.readOnly;
+    workspaceNote = access.reason;
+}
+
+bool SandboxConfig::daemonIsLocal() const
+{
+    if (!context.isEmpty() && context != QLatin1String("default"))
+        return false;
+    const QString host = qEnvironmentVariable("DOCKER_HOST");
+    return host.isEmpty() || host.startsWith(QLatin1String("unix://"));
+}
+
 QStringList SandboxConfig::runArguments(const QString &containerName, qint64 ownerPid) const
 {
     QStringList args{QStringLiteral("run"),
@@ -58,13 +97,15 @@ QStringList SandboxConfig::runArguments(const QString &containerName, qint64 own
          << QStringLiteral("--memory") << memory << QStringLiteral("--memory-swap") << memory
          << QStringLiteral("--cpus") << cpus << QStringLiteral("--pids-limit")
          << QString::number(pidsLimit) << QStringLiteral("--init") << QStringLiteral("--log-driver")
-         << QStringLiteral("none") << QStringLiteral("--user") << containerUser();
+         << QStringLiteral("none") << QStringLiteral("--user")
+         << (user.isEmpty() ? containerUser() : user);
     if (!runtime.isEmpty())
         args << QStringLiteral("--runtime") << runtime;
     if (!workspace.isEmpty()) {
         args << QStringLiteral("--mount")
              << QStringLiteral("type=bind,source=") + QDir(workspace).absolutePath()
-                    + QStringLiteral(",target=/workspace");
+                    + QStringLiteral(",target=/workspace")
+                    + (workspaceReadOnly ? QStringLiteral(",readonly") : QString());
     }
     args << QStringLiteral("--workdir") << QStringLiteral("/workspace");
     if (fresh) {
@@ -87,7 +128,8 @@ bool SandboxConfig::needsNewContainer(const SandboxConfig &current) const
 {
     return network != current.network || memory != current.memory || runtime != current.runtime
            || image != current.image || fresh != current.fresh || cpus != current.cpus
-           || engine != current.engine || context != current.context;
+           || engine != current.engine || context != current.context || user != current.user
+           || workspaceReadOnly != current.workspaceReadOnly;
 }
 
 } // namespace Sandcastle

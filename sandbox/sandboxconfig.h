@@ -13,6 +13,11 @@ struct SandboxConfig
     QString engine = QStringLiteral("docker");
     QString image = QStringLiteral("sandcastle-sandbox:latest");
     QString workspace; // host folder mounted at /workspace
+    // uid:gid the code runs as; empty for containerUser() (a workspace Sandcastle made, which
+    // it may hand to that user). Set: a folder of the person's, never chowned.
+    QString user;
+    bool workspaceReadOnly = false; // the bind mount is read-only
+    QString workspaceNote;          // why, told with every run's result (empty: nothing to tell)
     QString memory = QStringLiteral("1g");
     QString cpus = QStringLiteral("1");
     int pidsLimit = 256;
@@ -35,6 +40,22 @@ struct SandboxConfig
 
     // Reads SANDCASTLE_ENGINE and SANDCASTLE_IMAGE over the defaults.
     static SandboxConfig fromEnvironment();
+
+    // Who runs the code in a folder the person opened: its owner, so that what the code
+    // writes is theirs and what is there keeps its owner and mode. Never uid 0: a folder
+    // owned by root is mounted read-only and the code runs as 1000:1000, and `reason` says so.
+    struct FolderAccess
+    {
+        QString user;
+        bool readOnly = false;
+        QString reason;
+    };
+    static FolderAccess folderAccess(uint ownerUid, uint ownerGid, uint hostUid);
+    // Applies folderAccess() for `workspace`, a folder of the person's (its owner, from stat).
+    void useOpenedFolder();
+    // The daemon is on this machine (no --context, DOCKER_HOST unset or a unix socket): its bind
+    // mount is the host folder itself, so the host sees the container's writes as they happen.
+    bool daemonIsLocal() const;
 
     // uid:gid for the container: the host user's, except that root on the host runs the code
     // as the image's unprivileged user (1000:1000), never as root.

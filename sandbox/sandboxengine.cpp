@@ -89,8 +89,9 @@ Result<bool> LocalCliEngine::prepareWorkspace() const
     }
     // Root on the host runs the code as the image's user 1000; give it the workspace, and what
     // root put inside (an uploaded file, an exported bundle), so that the code can change it.
-    // lchown: a symlink is handed over itself, never what it points to.
-    if (::getuid() == 0) {
+    // lchown: a symlink is handed over itself, never what it points to. A folder the person
+    // opened (the config names its user) is never chowned.
+    if (::getuid() == 0 && m_config.user.isEmpty()) {
         const QString root = QDir(m_config.workspace).absolutePath();
         if (::chown(QFile::encodeName(root).constData(), 1000, 1000) != 0) {
             return Result<bool>::failure(

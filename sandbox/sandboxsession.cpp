@@ -1,13 +1,9 @@
 #include "sandboxsession.h"
 
 #include "blockingjobs.h"
-#include "containerengine.h"
 #include "pathguard.h"
-#include "processreaper.h"
 
 #include <QCoreApplication>
-#include <QDir>
-#include <QDirIterator>
 #include <QFile>
 #include <QProcess>
 #include <QRandomGenerator>
@@ -80,6 +76,9 @@ void SandboxSession::start()
         return;
     }
     m_oomKillsSeen = 0; // a new container's cgroup starts counting at 0
+    m_files.watch(m_config.workspace,
+                  m_engine->workspaceStrategy() == WorkspaceStrategy::Bind
+                      && m_config.daemonIsLocal());
     m_containerName = QStringLiteral("sandcastle-%1-%2")
                           .arg(QCoreApplication::applicationPid())
                           .arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
@@ -272,7 +271,7 @@ void SandboxSession::dispatch(const PendingRun &run)
     ++m_runId;
     m_current = ExecutionResult();
     m_batcher.take();
-    m_before = WorkspaceSnapshot::take(m_config.workspace);
+    m_files.begin(m_config.workspace);
     openSpillLog();
     setState(State::Running);
     m_elapsed.start();
@@ -360,8 +359,8 @@ void SandboxSession::finishRun(ExecutionResult result)
     }
     result.durationMs = m_elapsed.isValid() ? m_elapsed.elapsed() : 0;
     result.truncated = result.truncated || m_current.truncated;
-    result.files
-        = WorkspaceSnapshot::changedFiles(m_before, WorkspaceSnapshot::take(m_config.workspace));
+    result.files = m_files.finish();
+    result.workspaceNote = m_config.workspaceNote;
     if (m_state == State::Running)
         setState(State::Ready);
     Q_EMIT finished(result);
@@ -384,10 +383,11 @@ void SandboxSession::checkQuota()
     // Walking a big workspace takes a while: measure on the pool, decide back here.
     m_quotaCheckRunning = true;
     QPointer<SandboxSession> self(this);
-    const QString root = m_config.workspace;
+    const std::function<qint64()> measure = m_files.usageProbe(m_config.workspace);
     const qint64 runId = m_runId;
-    blockingJobs()->start([self, root, runId] {
-        const qint64 used = WorkspaceSnapshot::take(root, 200000).totalBytes();
+    blockingJobs()->start([self, measure, runId] {
+        // From the watcher's running total when the workspace is watched: no walk.
+        const qint64 used = measure();
         // The application as the context: the session may be gone by now.
         QMetaObject::invokeMethod(
             QCoreApplication::instance(),
@@ -508,92 +508,6 @@ void SandboxSession::failStart(const QString &message)
         result.status = ExecutionResult::Status::EngineError;
         result.exitCode = 125;
         result.error = message;
-        Q_EMIT finished(result);
-    }
-}
-
-void SandboxSession::removeContainerAsync()
-{
-    if (m_containerName.isEmpty())
-        return;
-    removeContainerInBackground(m_engine->removeContainer(m_containerName));
-    m_containerName.clear();
-}
-
-void SandboxSession::removeContainerInBackground(const EngineCommand &remove)
-{
-    // On the blocking pool, which the application waits for when it exits: the container is
-    // gone before the process is, unless the engine takes longer than the removal's own limit.
-    QPointer<SandboxSession> self(this);
-    blockingJobs()->start([self, remove] {
-        ContainerEngine(remove.program).run(remove.arguments, 10000);
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [self] {
-            if (self)
-                Q_EMIT self->stopped();
-        });
-    });
-}
-
-void SandboxSession::stop()
-{
-    shutDown(true);
-}
-
-void SandboxSession::release()
-{
-    shutDown(false);
-}
-
-void SandboxSession::shutDown(bool waitForRemoval)
-{
-    const bool hadPending = m_pending.has_value();
-    m_pending.reset();
-    m_timeoutTimer.stop();
-    m_graceTimer.stop();
-    m_flushTimer.stop();
-    m_quotaTimer.stop();
-    // Killed either way; waited for only when the caller waits for the removal too.
-    for (QPointer<QProcess> *slot : {&m_starter, &m_kernel}) {
-        QProcess *process = *slot;
-        *slot = nullptr;
-        if (process && waitForRemoval)
-            ProcessReaper::killAndWait(process, 2000);
-        else if (process)
-            ProcessReaper::reap(process);
-    }
-    const QString container = m_containerName;
-    m_containerName.clear();
-    if (!container.isEmpty()) {
-        const EngineCommand remove = m_engine->removeContainer(container);
-        if (waitForRemoval) {
-            ContainerEngine(remove.program).run(remove.arguments, 10000);
-            Q_EMIT stopped();
-        } else {
-            removeContainerInBackground(remove);
-        }
-    }
-    if (m_spillFd >= 0) {
-        ::close(m_spillFd);
-        m_spillFd = -1;
-    }
-    const bool wasRunning = m_running;
-    m_running = false;
-    setState(State::Stopped);
-    if (hadPending && !wasRunning) {
-        // Every run request ends in one finished(), even one that never got to start.
-        ExecutionResult result;
-        result.status = ExecutionResult::Status::Killed;
-        result.exitCode = 137;
-        result.error = QStringLiteral("the run was stopped before it started");
-        Q_EMIT finished(result);
-    }
-    if (wasRunning) {
-        ExecutionResult result = m_current;
-        result.status = ExecutionResult::Status::Killed;
-        result.exitCode = 137;
-        result.stateLost = true;
-        result.error = QStringLiteral("the run was stopped");
-        result.durationMs = m_elapsed.elapsed();
         Q_EMIT finished(result);
     }
 }

@@ -6,7 +6,7 @@
 #include "outputbatcher.h"
 #include "sandboxconfig.h"
 #include "sandboxengine.h"
-#include "workspacesnapshot.h"
+#include "workspacechanges.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -128,7 +128,7 @@ private:
     qint64 m_workspaceBytes = 0; // at the last quota check
     qint64 m_oomKillsSeen = 0;   // the container cgroup's oom_kill count when last asked
     OutputBatcher m_batcher;
-    WorkspaceSnapshot m_before;
+    WorkspaceChanges m_files; // which files a run created or changed
     ExecutionResult m_current;
 };
 

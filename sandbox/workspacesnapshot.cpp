@@ -1,65 +1,48 @@
 #include "workspacesnapshot.h"
 
+#include "workspacewalk.h"
+
 #include <QFile>
 
 #include <algorithm>
-#include <cstring>
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace Sandcastle {
 
-WorkspaceSnapshot WorkspaceSnapshot::take(const QString &root, int maxFiles)
+WorkspaceSnapshot WorkspaceSnapshot::take(const QString &root)
 {
     WorkspaceSnapshot snapshot;
     if (root.isEmpty())
         return snapshot;
     const int fd = ::open(QFile::encodeName(root).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd >= 0)
-        snapshot.walk(fd, QString(), maxFiles, 0);
+        snapshot.walk(fd, QString(), 0);
     return snapshot;
 }
 
 // Byte-wise, by file descriptor: a name that is not UTF-8 is still found (and reported with
 // U+FFFD in it), and a symlink planted by the code is recorded as itself, never followed.
-void WorkspaceSnapshot::walk(int dirFd, const QString &prefix, int maxFiles, int depth)
+void WorkspaceSnapshot::walk(int dirFd, const QString &prefix, int depth)
 {
-    DIR *dir = ::fdopendir(dirFd);
-    if (!dir) {
-        ::close(dirFd);
-        return;
-    }
-    while (m_entries.size() < maxFiles) {
-        const dirent *entry = ::readdir(dir);
-        if (!entry)
-            break;
-        const char *name = entry->d_name;
-        if (std::strcmp(name, ".") == 0 || std::strcmp(name, "..") == 0
-            || (depth == 0 && std::strcmp(name, ".sandcastle") == 0))
-            continue;
-        struct stat st
-        {
-        };
-        if (::fstatat(::dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-            continue;
-        const QString relative = prefix + QString::fromUtf8(name);
-        if (S_ISDIR(st.st_mode)) {
-            if (depth >= kMaxDepth)
-                continue;
-            const int sub
-                = ::openat(::dirfd(dir), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            if (sub >= 0)
-                walk(sub, relative + QLatin1Char('/'), maxFiles, depth + 1);
-        } else if (S_ISREG(st.st_mode)) {
-            m_entries.insert(
-                relative,
-                {qint64(st.st_size), qint64(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec});
-        }
-    }
-    ::closedir(dir);
+    forEachWorkspaceEntry(
+        dirFd, depth == 0, [&](int folder, const char *name, const struct stat &st) {
+            const QString relative = prefix + QString::fromUtf8(name);
+            if (S_ISDIR(st.st_mode)) {
+                if (depth >= kMaxDepth)
+                    return;
+                const int sub
+                    = ::openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (sub >= 0)
+                    walk(sub, relative + QLatin1Char('/'), depth + 1);
+            } else if (S_ISREG(st.st_mode)) {
+                m_entries.insert(relative,
+                                 {qint64(st.st_size),
+                                  qint64(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec});
+            }
+        });
 }
 
 qint64 WorkspaceSnapshot::totalBytes() const

@@ -9,11 +9,12 @@ namespace Sandcastle {
 
 // Size and modification time of every regular file under a workspace folder, so that two
 // snapshots (before and after a run) tell which files the run created or changed. Symlinks
-// are not followed; the private ".sandcastle" folder is skipped.
+// are not followed; the private ".sandcastle" folder is skipped. Every file is recorded, however
+// many there are: a limit would silently miss the changes past it.
 class WorkspaceSnapshot
 {
 public:
-    static WorkspaceSnapshot take(const QString &root, int maxFiles = 20000);
+    static WorkspaceSnapshot take(const QString &root);
 
     // Relative paths (with '/') that are new in `after` or differ from `before`, sorted.
     static QStringList changedFiles(const WorkspaceSnapshot &before,
@@ -32,7 +33,7 @@ private:
     };
     // Folders deeper than this are not looked into (each level holds a file descriptor).
     static constexpr int kMaxDepth = 64;
-    void walk(int dirFd, const QString &prefix, int maxFiles, int depth);
+    void walk(int dirFd, const QString &prefix, int depth);
     QHash<QString, Entry> m_entries;
 };
 

@@ -4,6 +4,7 @@
 #include <support/datachecks.h>
 #include <support/dockercheck.h>
 #include <support/fakeopenaiserver.h>
+#include <support/personsfolder.h>
 #include <support/securitycase.h>
 
 #include <QDirIterator>
@@ -288,6 +289,7 @@ private Q_SLOTS:
         QVERIFY(csv.open(QIODevice::WriteOnly));
         csv.write("city,temp\nOslo,3\nRome,18\nCairo,30\nLima,19\n");
         csv.close();
+        QVERIFY(Sandcastle::Testing::handToPerson(folder.path()));
         const QByteArray code
             = "import pandas as pd\\nimport matplotlib\\nmatplotlib.use('Agg')\\n"
               "import matplotlib.pyplot as plt\\nimport os\\n"
@@ -335,6 +337,7 @@ private Q_SLOTS:
         // Remove the chart from the bundle, re-run as the README says, and it is back.
         const QString chart = bundle + QStringLiteral("/workspace/outputs/temps.png");
         QVERIFY(QFile::remove(chart));
+        QVERIFY(Sandcastle::Testing::handToPerson(bundle + QStringLiteral("/workspace")));
         run = sandcastle({QStringLiteral("exec"),
                           QStringLiteral("--workspace"),
                           bundle + QStringLiteral("/workspace"),

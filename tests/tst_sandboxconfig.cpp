@@ -1,6 +1,7 @@
 #include <sandbox/sandboxconfig.h>
 #include <sandbox/sandboxengine.h>
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <unistd.h>
@@ -66,6 +67,64 @@ private Q_SLOTS:
         SandboxConfig config;
         QCOMPARE(valueAfter(config.runArguments(QStringLiteral("b"), 1), QStringLiteral("--user")),
                  user);
+    }
+
+    void anOpenedFolderRunsAsItsOwnerAndRootsIsReadOnly()
+    {
+        const SandboxConfig::FolderAccess mine = SandboxConfig::folderAccess(1000, 1000, 1000);
+        QCOMPARE(mine.user, QStringLiteral("1000:1000"));
+        QVERIFY(!mine.readOnly);
+        QVERIFY(mine.reason.isEmpty());
+        // Another person's folder, opened by root: still its owner, never root.
+        const SandboxConfig::FolderAccess theirs = SandboxConfig::folderAccess(1001, 100, 0);
+        QCOMPARE(theirs.user, QStringLiteral("1001:100"));
+        QVERIFY(!theirs.readOnly);
+        for (const uint host : {0u, 1000u}) {
+            const SandboxConfig::FolderAccess roots = SandboxConfig::folderAccess(0, 0, host);
+            QCOMPARE(roots.user, QStringLiteral("1000:1000"));
+            QVERIFY(roots.readOnly);
+            QVERIFY2(roots.reason.contains(QStringLiteral("read-only"))
+                         && roots.reason.contains(QStringLiteral("owned by root")),
+                     qPrintable(roots.reason));
+        }
+        QVERIFY(SandboxConfig::folderAccess(0, 0, 1000).reason.contains(QStringLiteral("1000")));
+    }
+
+    void anExplicitUserAndAReadOnlyWorkspaceReachTheArguments()
+    {
+        SandboxConfig config;
+        config.workspace = QStringLiteral("/tmp/ws");
+        config.user = QStringLiteral("1234:567");
+        config.workspaceReadOnly = true;
+        const QStringList args = config.runArguments(QStringLiteral("box"), 1);
+        QCOMPARE(valueAfter(args, QStringLiteral("--user")), QStringLiteral("1234:567"));
+        QCOMPARE(valueAfter(args, QStringLiteral("--mount")),
+                 QStringLiteral("type=bind,source=/tmp/ws,target=/workspace,readonly"));
+        SandboxConfig writable = config;
+        writable.workspaceReadOnly = false;
+        QVERIFY(writable.needsNewContainer(config));
+        SandboxConfig other = config;
+        other.user = QStringLiteral("1000:1000");
+        QVERIFY(other.needsNewContainer(config));
+    }
+
+    void useOpenedFolderReadsTheOwner()
+    {
+        QTemporaryDir dir;
+        SandboxConfig config;
+        config.workspace = dir.path();
+        config.useOpenedFolder();
+        if (::getuid() == 0) {
+            QCOMPARE(config.user, QStringLiteral("1000:1000"));
+            QVERIFY(config.workspaceReadOnly);
+            QVERIFY(!config.workspaceNote.isEmpty());
+        } else {
+            QCOMPARE(config.user, QStringLiteral("%1:%2").arg(::getuid()).arg(::getgid()));
+            QVERIFY(!config.workspaceReadOnly);
+        }
+        config.workspace = QStringLiteral("/nonexistent/sandcastle");
+        config.useOpenedFolder(); // unknown owner: as root's, never uid 0
+        QVERIFY(config.workspaceReadOnly);
     }
 
     void everyLimitIsASetting()

@@ -1,5 +1,6 @@
 #include <app/agent/toolregistry.h>
 #include <app/agent/tools.h>
+#include <sandbox/sandboxconfig.h>
 
 #include <QtTest>
 
@@ -93,6 +94,20 @@ private Q_SLOTS:
         const size_t sent = json["stdout"].get<std::string>().size();
         QVERIFY2(sent > 16000 && sent < 16500, std::to_string(sent).c_str());
         QCOMPARE(json["full_output"].get<std::string>(), std::string(".sandcastle/run-3.log"));
+        QVERIFY(!json.contains("workspace_note"));
+    }
+
+    void theAgentIsToldWhyTheWorkspaceIsReadOnly()
+    {
+        ExecutionResult result;
+        result.status = ExecutionResult::Status::Error;
+        result.error = QStringLiteral("OSError: [Errno 30] Read-only file system: 'out.csv'");
+        result.workspaceNote = SandboxConfig::folderAccess(0, 0, 1000).reason;
+        const nlohmann::json json = Tools::resultJson(result);
+        const std::string note = json["workspace_note"].get<std::string>();
+        QVERIFY2(note.find("read-only") != std::string::npos
+                     && note.find("owned by root") != std::string::npos,
+                 note.c_str());
     }
 
     void theOutputLimitIsASettingThatKeepsHeadAndTail()

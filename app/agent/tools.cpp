@@ -34,6 +34,8 @@ nlohmann::json resultJson(const ExecutionResult &result, int outputLimit)
     };
     if (result.stateLost)
         json["state_lost"] = true;
+    if (!result.workspaceNote.isEmpty())
+        json["workspace_note"] = result.workspaceNote.toStdString();
     if (json["truncated"].get<bool>() && !result.logFile.isEmpty())
         json["full_output"] = result.logFile.toStdString(); // read_file can page through it
     return json;

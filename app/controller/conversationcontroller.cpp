@@ -192,7 +192,7 @@ void ConversationController::switchTo(const ConversationInfo &info,
     m_ownsWorkspace = info.ownsWorkspace;
     m_recorder->setConversationId(saved ? info.id : QString());
     m_checkpoints->setTarget(m_settings.dataDir, m_workspace, m_conversationId);
-    m_session->setConfig(m_settings.sandboxConfig(m_conversationId, m_workspace));
+    m_session->setConfig(m_settings.sandboxConfig(m_conversationId, m_workspace, !m_ownsWorkspace));
     m_agent->loadHistory(messages);
     loadUsage();
     // What the person undid from the command line or before a restart, for the next message.
@@ -433,7 +433,8 @@ void ConversationController::applySettings(const AppSettings &settings)
     m_settings = settings;
     m_client->setConfig(m_settings.clientConfig());
     m_agent->setOptions(m_settings.agentOptions());
-    const SandboxConfig sandbox = m_settings.sandboxConfig(m_conversationId, m_workspace);
+    const SandboxConfig sandbox
+        = m_settings.sandboxConfig(m_conversationId, m_workspace, !m_ownsWorkspace);
     const bool containerChanged = sandbox.needsNewContainer(m_session->config());
     m_session->setConfig(sandbox);
     if (containerChanged && !isBusy()) {
