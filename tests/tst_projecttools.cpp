@@ -159,7 +159,7 @@ private Q_SLOTS:
     void anEditOfAFileChangedSinceItWasReadIsRefused()
     {
         FileLedger ledger;
-        const ToolContext context{m_ws->path(), &ledger};
+        const ToolContext context{m_ws->path(), &ledger, QString()};
         put(QStringLiteral("m.py"), "value = 1\n");
         QCOMPARE(status(call(QStringLiteral("read_file"), {{"path", "m.py"}}, context)),
                  std::string("ok"));
@@ -193,6 +193,26 @@ private Q_SLOTS:
                                {{"path", "m.py"}, {"old_text", "x"}, {"new_text", "y"}},
                                context);
         QVERIFY2(said(gone).contains(QStringLiteral("deleted")), qPrintable(said(gone)));
+    }
+
+    void aReadOnlyWorkspaceIsNotWrittenByTheHostEither()
+    {
+        put(QStringLiteral("a.txt"), "keep\n");
+        const QByteArray before = hash(QStringLiteral("a.txt"));
+        FileLedger ledger;
+        ToolContext context{
+            m_ws->path(), &ledger, QStringLiteral("owned by root, mounted read-only")};
+        nlohmann::json r = call(QStringLiteral("read_file"), {{"path", "a.txt"}}, context);
+        QCOMPARE(status(r), std::string("ok")); // reading goes on
+        r = call(QStringLiteral("write_file"), {{"path", "b.txt"}, {"content", "x"}}, context);
+        QCOMPARE(status(r), std::string("error"));
+        QVERIFY2(said(r).contains(QLatin1String("read-only (owned by root")), qPrintable(said(r)));
+        QVERIFY(!QFileInfo::exists(m_ws->filePath(QStringLiteral("b.txt"))));
+        r = call(QStringLiteral("edit_file"),
+                 {{"path", "a.txt"}, {"old_text", "keep"}, {"new_text", "gone"}},
+                 context);
+        QCOMPARE(status(r), std::string("error"));
+        QCOMPARE(hash(QStringLiteral("a.txt")), before);
     }
 
     void readFileGivesANumberedRangeOfLines()

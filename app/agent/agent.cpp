@@ -512,7 +512,10 @@ void Agent::invokeHostTool(const ToolCall &call, const Tool &tool, const nlohman
     m_hostCallId = call.id;
     const quint64 serial = ++m_hostCalls;
     QPointer<Agent> self(this);
-    const ToolContext context{m_session->config().workspace, &m_ledger};
+    const SandboxConfig &sandbox = m_session->config();
+    const ToolContext context{sandbox.workspace,
+                              &m_ledger,
+                              sandbox.workspaceReadOnly ? sandbox.workspaceNote : QString()};
     tool.invoke(arguments, context, [self, serial, id = call.id](const nlohmann::json &result) {
         // A late answer for a call that a stop has already answered is dropped.
         if (!self || self->m_hostCalls != serial || self->m_hostCallId != id)

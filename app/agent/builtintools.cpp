@@ -8,8 +8,8 @@
 #include <sandbox/pathguard.h>
 
 #include <climits>
-
 #include <cmath>
+#include <optional>
 
 namespace Sandcastle::BuiltinTools {
 
@@ -273,9 +273,21 @@ FileSpecs fileSpecs()
     return {write, read, list, edit, search};
 }
 
+// A tool that writes, in a workspace that is read-only: what it answers instead.
+std::optional<nlohmann::json> refusedReadOnly(const ToolContext &c, const char *tool)
+{
+    if (c.readOnly.isEmpty())
+        return std::nullopt;
+    return Tools::errorJson(
+        QStringLiteral("%1: the workspace is read-only (%2); nothing was written")
+            .arg(QLatin1String(tool), c.readOnly));
+}
+
 // edit_file: refused when the file changed on disk since the model last read it.
 nlohmann::json editChecked(const ToolContext &c, const FileArguments &a)
 {
+    if (const auto refused = refusedReadOnly(c, "edit_file"))
+        return *refused;
     if (c.ledger) {
         const Result<QString> rel = PathGuard::checkRelative(a.path);
         const QString changed = rel ? c.ledger->changedSince(c.workspace, rel.value()) : QString();
@@ -298,6 +310,8 @@ QList<std::shared_ptr<const Tool>> all()
             specs.write,
             &writeFileArguments,
             [](const ToolContext &c, const FileArguments &a) {
+                if (const auto refused = refusedReadOnly(c, "write_file"))
+                    return *refused;
                 return noteIfDone(c, a.path, FileTools::writeFile(c.workspace, a.path, a.content));
             }),
         std::make_shared<FileTool>(

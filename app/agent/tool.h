@@ -40,6 +40,9 @@ struct ToolContext
 {
     QString workspace;            // the conversation's workspace folder on the host
     FileLedger *ledger = nullptr; // what the model last read of each file (may be null)
+    // Why the workspace is read-only (a root-owned folder, mounted read-only for the sandbox);
+    // empty when it may be written. The host's file tools then refuse to write, as the code does.
+    QString readOnly = QString();
 };
 
 // One tool the model can call (architecture.md §5 "Tools offered to the model"). A sandbox tool
