@@ -3,12 +3,15 @@
 #include <support/fakeopenaiserver.h>
 #include <ui/chat/chatpane.h>
 #include <ui/chat/transcriptmodel.h>
+#include <ui/editor/editorpane.h>
 #include <ui/files/filespane.h>
+#include <ui/files/quickopen.h>
 #include <ui/mainwindow.h>
 
 #include <QAction>
 #include <QDir>
 #include <QFile>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QStandardPaths>
@@ -114,6 +117,31 @@ private Q_SLOTS:
         QVERIFY(!window.openFolder(keys.filePath(QStringLiteral("gone"))));
         QVERIFY(lastError(window).contains(QStringLiteral("does not exist")));
         QCOMPARE(window.controller()->workspace(), before);
+    }
+
+    void ctrlPGoesToAFileOfTheFolderAndOpensItInTheEditor()
+    {
+        MainWindow window(fakeEngineSettings(m_server, m_data.path()));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QAction *goToFile = action(window, QStringLiteral("goToFile"));
+        QVERIFY(goToFile);
+        QCOMPARE(goToFile->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_P));
+        QTemporaryDir project;
+        QVERIFY(QDir().mkpath(project.filePath(QStringLiteral("analysis/steps"))));
+        QFile script(project.filePath(QStringLiteral("analysis/steps/clean_data.py")));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("import pandas\n");
+        script.close();
+        QVERIFY(window.openFolder(project.path()));
+        goToFile->trigger();
+        QuickOpen *open = window.filesPane()->quickOpen();
+        QVERIFY(open && open->isVisible());
+        QTest::keyClicks(open->queryBox(), QStringLiteral("cleandat"));
+        QTest::keyClick(open->queryBox(), Qt::Key_Return);
+        QTRY_COMPARE(window.editorPane()->currentFile(),
+                     QStringLiteral("analysis/steps/clean_data.py"));
+        QVERIFY(!open->isVisible());
     }
 };
 
