@@ -269,6 +269,7 @@ private Q_SLOTS:
         writeFile(root.filePath(QStringLiteral("src/b.py")), "x");
         FilesPane pane;
         pane.show();
+        QSignalSpy gitRead(&pane, &FilesPane::gitStatusShown);
         pane.setRoot(root.path());
         WorkspaceModel *model = pane.model();
         const QModelIndex a = waitForRow(model, QStringLiteral("a.py"));
@@ -283,9 +284,14 @@ private Q_SLOTS:
         pane.highlight({QStringLiteral("a.py")}); // a run: both marks on a.py
         QVERIFY(a.data(Qt::FontRole).value<QFont>().bold());
         QVERIFY(a.data(Qt::FontRole).value<QFont>().italic());
+        // The reads asked for so far are done (git's marks are read a moment after each ask).
+        QTRY_VERIFY(!gitRead.isEmpty());
+        QTest::qWait(600);
+        const qsizetype reads = gitRead.size();
         pane.markTurnChanges({QStringLiteral("src/b.py")}); // the next turn
         QVERIFY(!a.data(Qt::FontRole).value<QFont>().italic());
         QVERIFY(b.data(Qt::FontRole).value<QFont>().italic());
+        QTRY_COMPARE(gitRead.size(), reads + 1); // and git's marks are read again
     }
 
     void quickOpenFindsAFileByAFuzzyQueryAndEnterOpensIt()

@@ -232,6 +232,7 @@ void FilesPane::applyPendingCurrent()
 void FilesPane::markTurnChanges(const QStringList &relativePaths)
 {
     m_model->setTurnChanges(relativePaths);
+    refreshGitStatus(); // the turn wrote files: git's marks are read again too
 }
 
 void FilesPane::setShowIgnored(bool show)

@@ -42,7 +42,8 @@ public:
     // Marks the last run's files and selects the first, which shows its preview; git's marks
     // are read again.
     void highlight(const QStringList &relativePaths);
-    // Marks what the agent changed in the last turn (kept until the next call).
+    // Marks what the agent changed in the last turn (kept until the next call); git's marks are
+    // read again.
     void markTurnChanges(const QStringList &relativePaths);
     // Ignored files grey (the default) or left out; remembered in the settings.
     void setShowIgnored(bool show);
