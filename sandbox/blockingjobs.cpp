@@ -1,6 +1,7 @@
 #include "blockingjobs.h"
 
 #include <QCoreApplication>
+#include <QHash>
 #include <QPointer>
 #include <QThreadPool>
 
@@ -11,27 +12,33 @@ namespace {
 // threads mostly wait.
 constexpr int kMaxThreads = 8;
 
-class BlockingPool : public QThreadPool
+class ApplicationPool : public QThreadPool
 {
 public:
-    explicit BlockingPool(QObject *parent)
+    ApplicationPool(const char *name, int maxThreads, QObject *parent)
         : QThreadPool(parent)
     {
-        setObjectName(QStringLiteral("sandcastleBlockingJobs"));
-        setMaxThreadCount(kMaxThreads);
+        setObjectName(QString::fromLatin1(name));
+        setMaxThreadCount(maxThreads);
     }
-    ~BlockingPool() override { waitForDone(); }
+    ~ApplicationPool() override { waitForDone(); }
 };
 } // namespace
 
-QThreadPool *blockingJobs()
+QThreadPool *applicationPool(const char *name, int maxThreads)
 {
-    static QPointer<QThreadPool> pool;
+    static QHash<QByteArray, QPointer<QThreadPool>> pools;
+    QPointer<QThreadPool> &pool = pools[QByteArray(name)];
     if (!pool) {
         Q_ASSERT(QCoreApplication::instance());
-        pool = new BlockingPool(QCoreApplication::instance());
+        pool = new ApplicationPool(name, maxThreads, QCoreApplication::instance());
     }
     return pool;
+}
+
+QThreadPool *blockingJobs()
+{
+    return applicationPool("sandcastleBlockingJobs", kMaxThreads);
 }
 
 } // namespace Sandcastle

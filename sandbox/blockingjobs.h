@@ -12,4 +12,8 @@ namespace Sandcastle {
 // being removed at exit is gone before the process is. Needs a QCoreApplication.
 QThreadPool *blockingJobs();
 
+// A pool of its own for one kind of work, made on the first call for `name`
+// and kept like blockingJobs()'s: owned by the application object, waited for when it goes.
+QThreadPool *applicationPool(const char *name, int maxThreads);
+
 } // namespace Sandcastle

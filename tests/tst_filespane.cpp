@@ -4,6 +4,7 @@
 #include <ui/files/workspacemodel.h>
 
 #include <support/modelcheck.h>
+#include <support/testfiles.h>
 
 #include <QElapsedTimer>
 #include <QImage>
@@ -17,18 +18,7 @@
 #include <QtTest>
 
 using namespace Sandcastle;
-
-namespace {
-
-void writeFile(const QString &path, const QByteArray &bytes)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(bytes);
-}
-
-} // namespace
+using Sandcastle::Testing::writeFile;
 
 // The files pane's previews, on real files, offscreen.
 class TestFilesPane : public QObject

@@ -4,10 +4,13 @@
 #include <app/store/conversationstore.h>
 #include <support/fakeengine.h>
 #include <support/fakeopenaiserver.h>
+#include <support/personsfolder.h>
 #include <ui/chat/chatpane.h>
 #include <ui/chat/transcriptmodel.h>
 #include <ui/editor/codeeditor.h>
+#include <ui/editor/editorpane.h>
 #include <ui/files/filespane.h>
+#include <ui/files/quickopen.h>
 #include <ui/mainwindow.h>
 #include <ui/review/checkpointreview.h>
 
@@ -16,6 +19,7 @@
 #include <QAction>
 #include <QDir>
 #include <QFile>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
@@ -152,6 +156,7 @@ private Q_SLOTS:
         QVERIFY(source.open(QIODevice::WriteOnly));
         source.write("def greet():\n    return 'helo'\n");
         source.close();
+        QVERIFY(handToPerson(root)); // a person's folder, not root's (which is read-only)
         MainWindow window(fakeEngineSettings(m_server, m_data.path()));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -227,6 +232,7 @@ private Q_SLOTS:
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("a,b\n1,2\n");
         file.close();
+        QVERIFY(handToPerson(source.path())); // read-only by the mount alone
         const auto sh = [](const QString &command) {
             return QProcess::execute(QStringLiteral("sh"), {QStringLiteral("-c"), command}) == 0;
         };
@@ -297,6 +303,31 @@ private Q_SLOTS:
         QVERIFY(window.controller()->store()->conversation(id));
         QVERIFY(window.controller()->store()->messages(id).value().size() >= 4);
         window.controller()->shutDown(ConversationController::ShutDownMode::Wait);
+    }
+
+    void ctrlPGoesToAFileOfTheFolderAndOpensItInTheEditor()
+    {
+        MainWindow window(fakeEngineSettings(m_server, m_data.path()));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QAction *goToFile = action(window, QStringLiteral("goToFile"));
+        QVERIFY(goToFile);
+        QCOMPARE(goToFile->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_P));
+        QTemporaryDir project;
+        QVERIFY(QDir().mkpath(project.filePath(QStringLiteral("analysis/steps"))));
+        QFile script(project.filePath(QStringLiteral("analysis/steps/clean_data.py")));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("import pandas\n");
+        script.close();
+        QVERIFY(window.openFolder(project.path()));
+        goToFile->trigger();
+        QuickOpen *open = window.filesPane()->quickOpen();
+        QVERIFY(open && open->isVisible());
+        QTest::keyClicks(open->queryBox(), QStringLiteral("cleandat"));
+        QTest::keyClick(open->queryBox(), Qt::Key_Return);
+        QTRY_COMPARE(window.editorPane()->currentFile(),
+                     QStringLiteral("analysis/steps/clean_data.py"));
+        QVERIFY(!open->isVisible());
     }
 };
 

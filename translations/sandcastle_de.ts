@@ -529,6 +529,14 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
         <source>Open in editor</source>
         <translation>Im Editor öffnen</translation>
     </message>
+    <message>
+        <source>Show ignored files (grey), or hide them</source>
+        <translation>Ignorierte Dateien zeigen (grau) oder ausblenden</translation>
+    </message>
+    <message>
+        <source>Show ignored files</source>
+        <translation>Ignorierte Dateien zeigen</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::MainWindow</name>
@@ -806,6 +814,8 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
     <message>
         <source>No changes recorded in this conversation yet.</source>
         <translation>In dieser Unterhaltung sind noch keine Änderungen aufgezeichnet.</translation>
+        <source>&amp;Go to File…</source>
+        <translation>&amp;Gehe zu Datei…</translation>
     </message>
 </context>
 <context>
@@ -813,6 +823,28 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
     <message>
         <source>Ask anything — Enter to send, Shift+Enter for a new line</source>
         <translation>Fragen Sie etwas — Eingabe sendet, Umschalt+Eingabe für eine neue Zeile</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::QuickOpen</name>
+    <message>
+        <source>Go to file: type part of its path</source>
+        <translation>Gehe zu Datei: einen Teil des Pfads eingeben</translation>
+    </message>
+    <message>
+        <source>Reading the workspace&apos;s files…</source>
+        <translation>Die Dateien des Arbeitsordners werden gelesen…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s)</source>
+        <translation>
+            <numerusform>%n Datei</numerusform>
+            <numerusform>%n Dateien</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(only the first %1 files were read)</source>
+        <translation>(nur die ersten %1 Dateien wurden gelesen)</translation>
     </message>
 </context>
 <context>
@@ -1217,6 +1249,53 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
     </message>
 </context>
 <context>
+    <name>Sandcastle::TreeMarks</name>
+    <message>
+        <source>Made or changed by the last run</source>
+        <translation>Vom letzten Lauf erstellt oder geändert</translation>
+    </message>
+    <message>
+        <source>Changed by the agent in the last turn</source>
+        <translation>Im letzten Zug vom Agenten geändert</translation>
+    </message>
+    <message>
+        <source>Ignored (.gitignore)</source>
+        <translation>Ignoriert (.gitignore)</translation>
+    </message>
+    <message>
+        <source>Modified since the last commit</source>
+        <translation>Seit dem letzten Commit geändert</translation>
+    </message>
+    <message>
+        <source>Added to the index, not yet committed</source>
+        <translation>Zum Index hinzugefügt, noch nicht committet</translation>
+    </message>
+    <message>
+        <source>Deleted</source>
+        <translation>Gelöscht</translation>
+    </message>
+    <message>
+        <source>Renamed</source>
+        <translation>Umbenannt</translation>
+    </message>
+    <message>
+        <source>New: not tracked by git</source>
+        <translation>Neu: von git nicht verfolgt</translation>
+    </message>
+    <message>
+        <source>In conflict</source>
+        <translation>Im Konflikt</translation>
+    </message>
+    <message>
+        <source>Contains changes since the last commit</source>
+        <translation>Enthält Änderungen seit dem letzten Commit</translation>
+    </message>
+    <message>
+        <source>Deleted here since the last commit: %1</source>
+        <translation>Hier seit dem letzten Commit gelöscht: %1</translation>
+    </message>
+</context>
+<context>
     <name>Sandcastle::WelcomePanel</name>
     <message>
         <source>Welcome to Sandcastle</source>
@@ -1261,8 +1340,12 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
 <context>
     <name>Sandcastle::WorkspaceModel</name>
     <message>
-        <source>Made or changed by the last run</source>
-        <translation>Vom letzten Lauf erstellt oder geändert</translation>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Git</source>
+        <translation>Git</translation>
     </message>
 </context>
 </TS>

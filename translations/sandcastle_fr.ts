@@ -529,6 +529,14 @@ dernière modification %2 · %n messages</numerusform>
         <source>Open in editor</source>
         <translation>Ouvrir dans l&apos;éditeur</translation>
     </message>
+    <message>
+        <source>Show ignored files (grey), or hide them</source>
+        <translation>Afficher les fichiers ignorés (en gris), ou les masquer</translation>
+    </message>
+    <message>
+        <source>Show ignored files</source>
+        <translation>Afficher les fichiers ignorés</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::MainWindow</name>
@@ -806,6 +814,8 @@ dernière modification %2 · %n messages</numerusform>
     <message>
         <source>No changes recorded in this conversation yet.</source>
         <translation>Aucune modification enregistrée dans cette conversation pour l’instant.</translation>
+        <source>&amp;Go to File…</source>
+        <translation>&amp;Aller au fichier…</translation>
     </message>
 </context>
 <context>
@@ -813,6 +823,28 @@ dernière modification %2 · %n messages</numerusform>
     <message>
         <source>Ask anything — Enter to send, Shift+Enter for a new line</source>
         <translation>Posez une question — Entrée pour envoyer, Maj+Entrée pour une nouvelle ligne</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::QuickOpen</name>
+    <message>
+        <source>Go to file: type part of its path</source>
+        <translation>Aller au fichier : tapez une partie de son chemin</translation>
+    </message>
+    <message>
+        <source>Reading the workspace&apos;s files…</source>
+        <translation>Lecture des fichiers de l’espace de travail…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s)</source>
+        <translation>
+            <numerusform>%n fichier</numerusform>
+            <numerusform>%n fichiers</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(only the first %1 files were read)</source>
+        <translation>(seuls les %1 premiers fichiers ont été lus)</translation>
     </message>
 </context>
 <context>
@@ -1217,6 +1249,53 @@ dernière modification %2 · %n messages</numerusform>
     </message>
 </context>
 <context>
+    <name>Sandcastle::TreeMarks</name>
+    <message>
+        <source>Made or changed by the last run</source>
+        <translation>Créé ou modifié par la dernière exécution</translation>
+    </message>
+    <message>
+        <source>Changed by the agent in the last turn</source>
+        <translation>Modifié par l’agent au dernier tour</translation>
+    </message>
+    <message>
+        <source>Ignored (.gitignore)</source>
+        <translation>Ignoré (.gitignore)</translation>
+    </message>
+    <message>
+        <source>Modified since the last commit</source>
+        <translation>Modifié depuis le dernier commit</translation>
+    </message>
+    <message>
+        <source>Added to the index, not yet committed</source>
+        <translation>Ajouté à l’index, pas encore commité</translation>
+    </message>
+    <message>
+        <source>Deleted</source>
+        <translation>Supprimé</translation>
+    </message>
+    <message>
+        <source>Renamed</source>
+        <translation>Renommé</translation>
+    </message>
+    <message>
+        <source>New: not tracked by git</source>
+        <translation>Nouveau : non suivi par git</translation>
+    </message>
+    <message>
+        <source>In conflict</source>
+        <translation>En conflit</translation>
+    </message>
+    <message>
+        <source>Contains changes since the last commit</source>
+        <translation>Contient des modifications depuis le dernier commit</translation>
+    </message>
+    <message>
+        <source>Deleted here since the last commit: %1</source>
+        <translation>Supprimés ici depuis le dernier commit : %1</translation>
+    </message>
+</context>
+<context>
     <name>Sandcastle::WelcomePanel</name>
     <message>
         <source>Welcome to Sandcastle</source>
@@ -1261,8 +1340,12 @@ dernière modification %2 · %n messages</numerusform>
 <context>
     <name>Sandcastle::WorkspaceModel</name>
     <message>
-        <source>Made or changed by the last run</source>
-        <translation>Créé ou modifié par la dernière exécution</translation>
+        <source>Name</source>
+        <translation>Nom</translation>
+    </message>
+    <message>
+        <source>Git</source>
+        <translation>Git</translation>
     </message>
 </context>
 </TS>

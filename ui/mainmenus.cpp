@@ -2,6 +2,7 @@
 
 #include "actions/commandpalette.h"
 #include "chat/chatpane.h"
+#include "files/filespane.h"
 #include "icons.h"
 
 #include <app/agent/agent.h>
@@ -37,6 +38,10 @@ void MainWindow::buildMenus()
     openFolder->setObjectName(QStringLiteral("openFolder"));
     openFolder->setShortcut(QKeySequence::Open);
     openFolder->setIcon(actionIcon("folder"));
+    QAction *goToFile = file->addAction(tr("&Go to File…"), m_files, &FilesPane::showQuickOpen);
+    goToFile->setObjectName(QStringLiteral("goToFile"));
+    goToFile->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    goToFile->setIcon(actionIcon("find"));
     QMenu *recent = file->addMenu(tr("&Recent folders"));
     recent->setObjectName(QStringLiteral("recentFolders"));
     connect(recent, &QMenu::aboutToShow, this, [this, recent] { fillRecentFolders(recent); });

@@ -8,9 +8,12 @@
 //     into a chat pane and is shown, beside an ordinary answer (prose and code);
 //   - output ingest into the real console widget: 200 MB from a producer in the sandbox,
 //     through the session into the ConsolePane, with the longest event-loop stall and the
-//     growth of resident memory; the baseline is the same producer into the runner alone.
-// The last needs Docker and the sandbox image; the others only a display (offscreen).
+//     growth of resident memory; the baseline is the same producer into the runner alone;
+//   - a project tree of 110,000 files opened, expanded and scrolled in the files pane
+//     (bench_tree.cpp), with the longest event-loop stall.
+// The console ingest needs Docker and the sandbox image; the others only a display (offscreen).
 #include "benchreport.h"
+#include "benchui.h"
 
 #include <app/appsettings.h>
 #include <app/llm/chatclient.h>
@@ -38,49 +41,9 @@
 
 using namespace Sandcastle;
 using Sandcastle::Testing::FakeOpenAiServer;
+using namespace BenchUi;
 
 namespace {
-
-QElapsedTimer g_clock;
-
-double nowMs()
-{
-    return double(g_clock.nsecsElapsed()) / 1e6;
-}
-
-bool waitFor(const std::function<bool()> &done, int timeoutMs)
-{
-    QElapsedTimer clock;
-    clock.start();
-    while (!done()) {
-        if (clock.elapsed() > timeoutMs)
-            return false;
-        QApplication::processEvents(QEventLoop::AllEvents, 5);
-    }
-    return true;
-}
-
-// A 4 ms timer from its making: the longest gap between its ticks is the longest frame.
-class FramePulse
-{
-public:
-    FramePulse()
-    {
-        m_timer.setInterval(4);
-        QObject::connect(&m_timer, &QTimer::timeout, [this] {
-            const double t = nowMs();
-            m_longest = std::max(m_longest, t - m_last);
-            m_last = t;
-        });
-        m_timer.start();
-    }
-    double longest() const { return std::max(m_longest, nowMs() - m_last); }
-
-private:
-    QTimer m_timer;
-    double m_last = nowMs();
-    double m_longest = 0;
-};
 
 // The transcript's delegate, noting when each paint of the answer being streamed ends and how
 // much of its text it showed.
@@ -565,5 +528,7 @@ int main(int argc, char *argv[])
         hostileAnswer();
     if (wanted("console"))
         consoleIngest();
+    if (wanted("tree"))
+        fileTree();
     return 0;
 }

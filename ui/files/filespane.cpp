@@ -1,9 +1,11 @@
 #include "filespane.h"
 
+#include "quickopen.h"
 #include "workspacemodel.h"
 #include <ui/icons.h>
 
 #include <app/agent/filetools.h>
+#include <app/gitstatus.h>
 #include <base/jsonfields.h>
 #include <sandbox/blockingjobs.h>
 #include <sandbox/pathguard.h>
@@ -13,17 +15,22 @@
 #include <QDir>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QGuiApplication>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QMimeData>
 #include <QSaveFile>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QThreadPool>
+#include <QTimer>
+#include <QToolButton>
 #include <QTreeView>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -34,10 +41,19 @@
 
 namespace Sandcastle {
 
+namespace {
+
+const QString ShowIgnoredKey = QStringLiteral("files/showIgnored");
+
+} // namespace
+
 FilesPane::FilesPane(QWidget *parent)
     : QWidget(parent)
     , m_title(new QLabel(tr("Files"), this))
+    , m_ignoredButton(new QToolButton(this))
     , m_model(new WorkspaceModel(this))
+    , m_git(new GitStatus(this))
+    , m_gitTimer(new QTimer(this))
     , m_view(new QTreeView(this))
     , m_stack(new QStackedWidget(this))
     , m_message(new QLabel(m_stack))
@@ -48,20 +64,7 @@ FilesPane::FilesPane(QWidget *parent)
     , m_text(new CodeEditor(m_stack))
     , m_note(new QLabel(this))
 {
-    m_model->setFilter(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
-    m_model->setReadOnly(true);
-    m_view->setObjectName(QStringLiteral("filesView"));
-    m_view->setModel(m_model);
-    m_view->setHeaderHidden(false);
-    m_view->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_view->setColumnHidden(2, true); // type
-    m_view->setColumnHidden(3, true); // date
-    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
-    m_view->setDragEnabled(true);
-    m_view->setDragDropMode(QAbstractItemView::DragOnly);
-    m_view->setAcceptDrops(true);
-    m_view->viewport()->setAcceptDrops(true);
-    m_view->viewport()->installEventFilter(this);
+    setUpTree();
 
     m_message->setObjectName(QStringLiteral("previewMessage"));
     m_message->setWordWrap(true);
@@ -96,10 +99,16 @@ FilesPane::FilesPane(QWidget *parent)
     split->addWidget(previewArea);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
+    auto *titleRow = new QHBoxLayout;
+    titleRow->setContentsMargins(0, 0, 0, 0);
+    titleRow->addWidget(m_title, 1);
+    titleRow->addWidget(m_ignoredButton);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_title);
+    layout->addLayout(titleRow);
     layout->addWidget(split, 1);
+
+    setUpGitMarks();
 
     connect(m_view->selectionModel(),
             &QItemSelectionModel::currentChanged,
@@ -113,16 +122,69 @@ FilesPane::FilesPane(QWidget *parent)
             openExternally(relativeOf(index));
     });
     connect(m_view, &QTreeView::customContextMenuRequested, this, &FilesPane::showMenu);
-    connect(m_model, &QFileSystemModel::directoryLoaded, this, &FilesPane::applyPendingCurrent);
+    connect(m_model, &WorkspaceModel::directoryLoaded, this, &FilesPane::applyPendingCurrent);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &FilesPane::applyPendingCurrent);
     connect(&m_loader, &QFutureWatcher<FilePreview>::finished, this, [this] {
         showPreview(m_loader.result());
     });
 }
 
+void FilesPane::setUpTree()
+{
+    m_model->setShowIgnored(QSettings().value(ShowIgnoredKey, true).toBool());
+    m_view->setObjectName(QStringLiteral("filesView"));
+    m_view->setModel(m_model);
+    m_view->setHeaderHidden(true);
+    m_view->setUniformRowHeights(true); // a hundred thousand rows are laid out without asking each
+    m_view->header()->setStretchLastSection(false);
+    m_view->header()->setSectionResizeMode(WorkspaceModel::NameColumn, QHeaderView::Stretch);
+    m_view->header()->setSectionResizeMode(WorkspaceModel::StatusColumn, QHeaderView::Fixed);
+    m_view->header()->resizeSection(WorkspaceModel::StatusColumn,
+                                    m_view->fontMetrics().horizontalAdvance(QLatin1Char('M')) * 3);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_view->setDragEnabled(true);
+    m_view->setDragDropMode(QAbstractItemView::DragOnly);
+    m_view->setAcceptDrops(true);
+    m_view->viewport()->setAcceptDrops(true);
+    m_view->viewport()->installEventFilter(this);
+    m_ignoredButton->setObjectName(QStringLiteral("showIgnoredFiles"));
+    m_ignoredButton->setIcon(actionIcon("show-ignored"));
+    m_ignoredButton->setAutoRaise(true);
+    m_ignoredButton->setCheckable(true);
+    m_ignoredButton->setChecked(m_model->showIgnored());
+    m_ignoredButton->setToolTip(tr("Show ignored files (grey), or hide them"));
+    connect(m_ignoredButton, &QToolButton::toggled, this, &FilesPane::setShowIgnored);
+}
+
+void FilesPane::setUpGitMarks()
+{
+    // git's marks: read after each run and when the window comes back to the front, a burst
+    // of asks making one read.
+    m_gitTimer->setSingleShot(true);
+    m_gitTimer->setInterval(300);
+    connect(m_gitTimer, &QTimer::timeout, this, [this] {
+        if (!m_root.isEmpty())
+            m_git->refresh(m_root);
+    });
+    connect(m_git,
+            &GitStatus::finished,
+            this,
+            [this](const QString &folder, const GitStatus::Snapshot &snapshot) {
+                if (folder != m_root)
+                    return;
+                m_model->setGitStatus(snapshot);
+                Q_EMIT gitStatusShown();
+            });
+    connect(
+        qApp, &QGuiApplication::applicationStateChanged, this, [this](Qt::ApplicationState state) {
+            if (state == Qt::ApplicationActive)
+                refreshGitStatus();
+        });
+}
+
 QString FilesPane::relativeOf(const QModelIndex &index) const
 {
-    return QDir(m_root).relativeFilePath(m_model->filePath(index));
+    return m_model->relativePath(index);
 }
 
 void FilesPane::setRoot(const QString &path)
@@ -130,7 +192,7 @@ void FilesPane::setRoot(const QString &path)
     m_root = path;
     QDir().mkpath(path);
     m_view->setRootIndex(m_model->setRootPath(path));
-    m_model->setChangedFiles({});
+    refreshGitStatus();
     m_title->setText(tr("Files — %1").arg(QDir::toNativeSeparators(path)));
     m_title->setToolTip(path);
     m_previewed.clear();
@@ -143,9 +205,10 @@ void FilesPane::setRoot(const QString &path)
 void FilesPane::highlight(const QStringList &relativePaths)
 {
     m_model->setChangedFiles(relativePaths);
+    refreshGitStatus();
     if (relativePaths.isEmpty())
         return;
-    const QModelIndex index = m_model->index(QDir(m_root).filePath(relativePaths.first()));
+    const QModelIndex index = m_model->reveal(relativePaths.first());
     if (index.isValid()) {
         m_view->setCurrentIndex(index);
     } else {
@@ -158,12 +221,58 @@ void FilesPane::applyPendingCurrent()
 {
     if (m_pendingCurrent.isEmpty())
         return;
-    const QModelIndex index = m_model->index(QDir(m_root).filePath(m_pendingCurrent));
+    const QModelIndex index = m_model->reveal(m_pendingCurrent);
     if (!index.isValid())
         return;
     const QString path = std::exchange(m_pendingCurrent, QString());
     if (m_view->currentIndex() != index && m_previewed == path)
         m_view->setCurrentIndex(index);
+}
+
+void FilesPane::markTurnChanges(const QStringList &relativePaths)
+{
+    m_model->setTurnChanges(relativePaths);
+    refreshGitStatus(); // the turn wrote files: git's marks are read again too
+}
+
+void FilesPane::setShowIgnored(bool show)
+{
+    QSettings().setValue(ShowIgnoredKey, show);
+    m_model->setShowIgnored(show);
+    const QSignalBlocker quiet(m_ignoredButton);
+    m_ignoredButton->setChecked(show);
+}
+
+bool FilesPane::showIgnored() const
+{
+    return m_model->showIgnored();
+}
+
+void FilesPane::refreshGitStatus()
+{
+    m_gitTimer->start();
+}
+
+void FilesPane::showQuickOpen()
+{
+    if (!m_quickOpen) {
+        m_quickOpen = new QuickOpen(this);
+        connect(m_quickOpen, &QuickOpen::fileChosen, this, &FilesPane::chooseFile);
+    }
+    m_quickOpen->open(m_root, this);
+}
+
+void FilesPane::chooseFile(const QString &relative)
+{
+    // Selected in the tree (once the folders on its way are read) and opened in the editor.
+    const QModelIndex index = m_model->reveal(relative);
+    if (index.isValid()) {
+        m_view->setCurrentIndex(index);
+    } else {
+        preview(relative);
+        m_pendingCurrent = relative;
+    }
+    Q_EMIT openInEditorRequested(relative);
 }
 
 Result<QString> FilesPane::addFile(const QString &name, const QString &text)
@@ -349,6 +458,11 @@ void FilesPane::showMenu(const QPoint &position)
                                        : QFileInfo(QDir(m_root).filePath(relative)).absolutePath();
             QDesktopServices::openUrl(QUrl::fromLocalFile(folder));
         });
+    menu.addSeparator();
+    QAction *ignored = menu.addAction(actionIcon("show-ignored"), tr("Show ignored files"));
+    ignored->setCheckable(true);
+    ignored->setChecked(showIgnored());
+    connect(ignored, &QAction::toggled, this, &FilesPane::setShowIgnored);
     menu.exec(m_view->viewport()->mapToGlobal(position));
 }
 

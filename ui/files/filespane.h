@@ -11,18 +11,24 @@ class QLabel;
 class QScrollArea;
 class QStackedWidget;
 class QStandardItemModel;
+class QTimer;
 class QTableView;
+class QToolButton;
 class QTreeView;
 
 namespace Sandcastle {
 
 class CodeEditor;
+class GitStatus;
+class QuickOpen;
 class WorkspaceModel;
 
-// The workspace browser: the conversation's folder as a tree, updated as the code writes, the
-// last run's files in bold, and a preview of the selected file under it (images, CSV/TSV as a
-// table, text and code highlighted), loaded off the UI thread. Every read goes through
-// PathGuard, so a symlink the code planted shows an error, never the file it points to.
+// The workspace browser: the project folder as a tree (WorkspaceModel: read lazily, .gitignore
+// respected, git's status of each file), updated as the code writes, the last run's files in
+// bold and the agent's last turn's in italic, Ctrl+P to go to a file by a fuzzy match of its
+// path (QuickOpen), and a preview of the selected file under it (images, CSV/TSV as a table,
+// text and code highlighted), loaded off the UI thread. Every read goes through PathGuard, so
+// a symlink the code planted shows an error, never the file it points to.
 class FilesPane : public QWidget
 {
     Q_OBJECT
@@ -33,8 +39,20 @@ public:
     QString root() const { return m_root; }
     WorkspaceModel *model() const { return m_model; }
     QTreeView *view() const { return m_view; }
-    // Marks the last run's files and selects the first, which shows its preview.
+    // Marks the last run's files and selects the first, which shows its preview; git's marks
+    // are read again.
     void highlight(const QStringList &relativePaths);
+    // Marks what the agent changed in the last turn (kept until the next call); git's marks are
+    // read again.
+    void markTurnChanges(const QStringList &relativePaths);
+    // Ignored files grey (the default) or left out; remembered in the settings.
+    void setShowIgnored(bool show);
+    bool showIgnored() const;
+    // Reads git's status again soon (several asks within a moment make one read).
+    void refreshGitStatus();
+    // Ctrl+P: the quick open popup over the window.
+    void showQuickOpen();
+    QuickOpen *quickOpen() const { return m_quickOpen; }
     // Shows the preview of a workspace file (relative path).
     void preview(const QString &relativePath);
     // Writes `text` to a new file of the workspace, `name` or, when that exists, name-2 and so
@@ -50,6 +68,8 @@ Q_SIGNALS:
     void previewShown(const QString &relativePath, Sandcastle::FilePreview::Kind kind);
     // "Open in editor" on a file: the window reads it (through PathGuard) into an editor tab.
     void openInEditorRequested(const QString &relativePath);
+    // git's status of the root was read and is shown (also when it is not a repository).
+    void gitStatusShown();
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -68,8 +88,15 @@ private:
     // choice of a first current row, when it gets the focus, does not replace it).
     QString m_pendingCurrent;
     void applyPendingCurrent();
+    void chooseFile(const QString &relative);
+    void setUpTree();
+    void setUpGitMarks();
     QLabel *m_title = nullptr;
+    QToolButton *m_ignoredButton = nullptr;
     WorkspaceModel *m_model = nullptr;
+    GitStatus *m_git = nullptr;
+    QTimer *m_gitTimer = nullptr;
+    QuickOpen *m_quickOpen = nullptr;
     QTreeView *m_view = nullptr;
     QStackedWidget *m_stack = nullptr;
     QLabel *m_message = nullptr;
