@@ -10,6 +10,7 @@
 #include <ui/editor/codeeditor.h>
 #include <ui/editor/editorpane.h>
 #include <ui/files/filespane.h>
+#include <ui/files/workspacemodel.h>
 #include <ui/files/quickopen.h>
 #include <ui/mainwindow.h>
 #include <ui/review/checkpointreview.h>
@@ -197,6 +198,11 @@ private Q_SLOTS:
                  QStringLiteral("Turn 1 · 2 file(s) changed, +2 −1"));
         QCOMPARE(contentOf(root + QStringLiteral("/app.py")),
                  QByteArray("def greet():\n    return 'hello'\n"));
+        // The tree marks the files the turn changed.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.filesPane()->model()->isTurnChanged(
+                window.filesPane()->model()->index(root + QStringLiteral("/app.py"))),
+            5000);
 
         // A click on the badge opens the review: the files and the diff of the first.
         const int number = badge.data(TranscriptModel::CheckpointRole).toInt();

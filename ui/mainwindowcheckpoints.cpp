@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 
 #include "chat/chatpane.h"
+#include "files/filespane.h"
 #include "review/checkpointreview.h"
 
 #include <app/controller/conversationcontroller.h>
@@ -21,6 +22,15 @@ void MainWindow::bindCheckpoints()
                 if (!changes.isEmpty())
                     m_chat->addCheckpoint(
                         step.number, -1, CheckpointReview::summary(step, changes));
+                if (step.kind != QLatin1String("turn"))
+                    return;
+                // The files the turn changed are marked in the tree until the next turn.
+                QStringList paths;
+                for (const CheckpointChange &change : changes) {
+                    if (change.status != 'D')
+                        paths << change.path;
+                }
+                m_files->markTurnChanges(paths);
             });
     connect(m_controller,
             &ConversationController::checkpointProblem,
