@@ -812,10 +812,12 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
         <translation>Letzte Änderungen &amp;prüfen…</translation>
     </message>
     <message>
-        <source>No changes recorded in this conversation yet.</source>
-        <translation>In dieser Unterhaltung sind noch keine Änderungen aufgezeichnet.</translation>
         <source>&amp;Go to File…</source>
         <translation>&amp;Gehe zu Datei…</translation>
+    </message>
+    <message>
+        <source>No changes recorded in this conversation yet.</source>
+        <translation>In dieser Unterhaltung sind noch keine Änderungen aufgezeichnet.</translation>
     </message>
 </context>
 <context>

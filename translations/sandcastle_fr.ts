@@ -812,10 +812,12 @@ dernière modification %2 · %n messages</numerusform>
         <translation>E&amp;xaminer les dernières modifications…</translation>
     </message>
     <message>
-        <source>No changes recorded in this conversation yet.</source>
-        <translation>Aucune modification enregistrée dans cette conversation pour l’instant.</translation>
         <source>&amp;Go to File…</source>
         <translation>&amp;Aller au fichier…</translation>
+    </message>
+    <message>
+        <source>No changes recorded in this conversation yet.</source>
+        <translation>Aucune modification enregistrée dans cette conversation pour l’instant.</translation>
     </message>
 </context>
 <context>

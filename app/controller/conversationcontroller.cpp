@@ -191,7 +191,7 @@ void ConversationController::switchTo(const ConversationInfo &info,
     m_workspace = info.workspace;
     m_ownsWorkspace = info.ownsWorkspace;
     m_recorder->setConversationId(saved ? info.id : QString());
-    m_checkpoints->setTarget(m_settings.dataDir, m_workspace, m_conversationId);
+    m_checkpoints->setTarget(m_settings.dataDir, m_workspace, m_conversationId, !m_ownsWorkspace);
     m_session->setConfig(m_settings.sandboxConfig(m_conversationId, m_workspace, !m_ownsWorkspace));
     m_agent->loadHistory(messages);
     loadUsage();

@@ -31,10 +31,17 @@ CheckpointQueue::~CheckpointQueue()
 
 void CheckpointQueue::setTarget(const QString &dataDir,
                                 const QString &workspace,
-                                const QString &conversationId)
+                                const QString &conversationId,
+                                bool readAhead)
 {
     m_workspace = workspace;
     m_target = std::make_shared<Checkpoints>(dataDir, workspace, conversationId);
+    // A person's folder is read ahead of the first prompt (quietly: a problem shows at begin()).
+    if (readAhead)
+        submit<Result<bool>>(
+            this,
+            [](Checkpoints &checkpoints) { return checkpoints.prepare(); },
+            [](const auto &) {});
 }
 
 void CheckpointQueue::begin(const QString &kind,

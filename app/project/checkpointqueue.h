@@ -32,8 +32,12 @@ public:
     explicit CheckpointQueue(QObject *parent = nullptr);
     ~CheckpointQueue() override;
 
-    // The folder and conversation the next jobs are about (a conversation switch).
-    void setTarget(const QString &dataDir, const QString &workspace, const QString &conversationId);
+    // The folder and conversation the next jobs are about (a conversation switch); `readAhead`:
+    // read the folder into the repository now, so that the first checkpoint is quick.
+    void setTarget(const QString &dataDir,
+                   const QString &workspace,
+                   const QString &conversationId,
+                   bool readAhead = false);
     QString workspace() const { return m_workspace; }
 
     // Records the state before a step, then calls `then` (whether or not it could: a failure

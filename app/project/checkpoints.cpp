@@ -270,6 +270,12 @@ Result<QString> Checkpoints::commit(const QString &tree,
     return id;
 }
 
+Result<bool> Checkpoints::prepare()
+{
+    const Result<Snapshot> snap = snapshot();
+    return snap ? Result<bool>::ok(true) : Result<bool>::failure(snap.error());
+}
+
 Result<QString> Checkpoints::begin(const QString &kind, const QString &label, int turn)
 {
     return beginStep(kind, label, turn, QString());

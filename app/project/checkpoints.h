@@ -65,6 +65,9 @@ public:
     // The shadow repository of a folder: one per folder, shared by its conversations.
     static QString repositoryFor(const QString &dataDir, const QString &workspace);
 
+    // Reads the folder into the repository without recording a step, so that the first
+    // begin() only looks at what changed since (a big folder's first read takes a while).
+    Result<bool> prepare();
     // Records the state before a step; returns its commit.
     Result<QString> begin(const QString &kind, const QString &label, int turn = -1);
     // Records the state after the step begun last, which becomes a Checkpoint.
