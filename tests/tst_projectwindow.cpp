@@ -10,8 +10,8 @@
 #include <ui/editor/codeeditor.h>
 #include <ui/editor/editorpane.h>
 #include <ui/files/filespane.h>
-#include <ui/files/workspacemodel.h>
 #include <ui/files/quickopen.h>
+#include <ui/files/workspacemodel.h>
 #include <ui/mainwindow.h>
 #include <ui/review/checkpointreview.h>
 
@@ -157,11 +157,27 @@ private Q_SLOTS:
         QVERIFY(source.open(QIODevice::WriteOnly));
         source.write("def greet():\n    return 'helo'\n");
         source.close();
+        QFile ignore(root + QStringLiteral("/.gitignore"));
+        QVERIFY(ignore.open(QIODevice::WriteOnly));
+        ignore.write("*.log\n");
+        ignore.close();
+        QFile log(root + QStringLiteral("/debug.log"));
+        QVERIFY(log.open(QIODevice::WriteOnly));
+        log.close();
         QVERIFY(handToPerson(root)); // a person's folder, not root's (which is read-only)
         MainWindow window(fakeEngineSettings(m_server, m_data.path()));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(window.openFolder(project.path()));
+        // The tree: an ignored file is grey, and gone when ignored files are hidden.
+        WorkspaceModel *tree = window.filesPane()->model();
+        QTRY_VERIFY_WITH_TIMEOUT(tree->index(root + QStringLiteral("/debug.log")).isValid(), 5000);
+        QVERIFY(tree->isIgnored(tree->index(root + QStringLiteral("/debug.log"))));
+        QVERIFY(!tree->isIgnored(tree->index(root + QStringLiteral("/app.py"))));
+        window.filesPane()->setShowIgnored(false);
+        QTRY_VERIFY_WITH_TIMEOUT(!tree->index(root + QStringLiteral("/debug.log")).isValid(), 5000);
+        QVERIFY(tree->index(root + QStringLiteral("/app.py")).isValid());
+        window.filesPane()->setShowIgnored(true);
         // The agent reads and edits one file and makes another (host tools: no engine needed).
         m_server.enqueueToolCall(
             QStringLiteral("r1"), QStringLiteral("read_file"), R"({"path": "app.py"})");
