@@ -20,9 +20,10 @@ Result<QString> checkRelative(const QString &relative);
 
 // Opens root/relative with `flags` without following a symlink at any component below the
 // root (each one is opened with O_NOFOLLOW relative to the one before). createDirs makes
-// missing folders on the way (and the last one, when `flags` asks for O_DIRECTORY). Returns a file descriptor the caller closes.
-// When owner (uid, gid) is given, folders and a file this call creates get that owner: root on
-// the host writes files that the sandbox user (1000) must be able to change.
+// missing folders on the way (and the last one, when `flags` asks for O_DIRECTORY). Returns a file
+// descriptor the caller closes. When owner (uid, gid) is given, folders and a file this call
+// creates get that owner: root on the host writes files that the sandbox user (1000) must be able
+// to change.
 Result<int> openInside(const QString &root,
                        const QString &relative,
                        int flags,

@@ -419,8 +419,8 @@ QString TranscriptModel::plainText(int row) const
         return QString();
     const Entry &e = m_entries.at(row);
     QString out = e.kind == Kind::Tool ? e.toolName
-                  : e.checkpoint > 0       ? tr("Changes")
-                                           : kindName(e.kind);
+                  : e.checkpoint > 0   ? tr("Changes")
+                                       : kindName(e.kind);
     if (e.kind == Kind::Tool) {
         out += QLatin1Char(' ') + e.status;
         if (e.exitCode >= 0)
