@@ -54,7 +54,7 @@ void CheckpointQueue::begin(const QString &kind,
         [kind, label, turn](Checkpoints &checkpoints) {
             return checkpoints.begin(kind, label, turn);
         },
-        [this, then](const Result<QString> &begun) {
+        [this, then = std::move(then)](const Result<QString> &begun) {
             if (!begun)
                 Q_EMIT problem(tr("No checkpoint before this step: %1").arg(begun.error()));
             then();

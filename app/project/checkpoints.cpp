@@ -255,7 +255,7 @@ Result<QString> Checkpoints::commit(const QString &tree,
     QString firstLine = label.section(QLatin1Char('\n'), 0, 0).trimmed();
     if (firstLine.isEmpty())
         firstLine = QStringLiteral("(no label)");
-    const Result<QString> id = m_git->line(
+    Result<QString> id = m_git->line(
         args, (firstLine + QStringLiteral("\n\n") + metadata + QLatin1Char('\n')).toUtf8());
     if (!id)
         return id;
@@ -599,7 +599,7 @@ Result<Checkpoint> Checkpoints::revert(const QString &source,
     const Result<QStringList> applied
         = CheckpointFiles::apply(m_workspace, present, absent, folders);
     // Recorded either way: what did change is a step too, and can be undone.
-    const Result<Checkpoint> ended = end();
+    Result<Checkpoint> ended = end();
     if (!applied)
         return Result<Checkpoint>::failure(applied.error());
     return ended;

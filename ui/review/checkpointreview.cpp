@@ -72,17 +72,37 @@ CheckpointReview::CheckpointReview(ConversationController *controller,
     setAttribute(Qt::WA_DeleteOnClose);
     resize(1000, 640);
 
+    QLabel *note = nullptr;
+    QLabel *title = buildHeader(&note);
+    QSplitter *split = buildBody();
+    QDialogButtonBox *buttons = buildButtons();
+    connect(m_files, &QListWidget::currentRowChanged, this, &CheckpointReview::showFile);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(title);
+    layout->addWidget(note);
+    layout->addWidget(split, 1);
+    layout->addWidget(buttons);
+    if (!changes.isEmpty())
+        m_files->setCurrentRow(0);
+    else
+        m_diff->setText(tr("This step changed no files."));
+}
+
+// The prompt (or step), and the notes: files too big to record, the kernel not rewound.
+QLabel *CheckpointReview::buildHeader(QLabel **noteOut)
+{
     auto *title = new QLabel(this);
     title->setTextFormat(Qt::PlainText);
     title->setWordWrap(true);
-    title->setText(step.label.section(QLatin1Char('\n'), 0, 0).left(200));
+    title->setText(m_step.label.section(QLatin1Char('\n'), 0, 0).left(200));
     QFont bold = title->font();
     bold.setBold(true);
     title->setFont(bold);
     QStringList notes;
-    if (!step.skipped.isEmpty()) {
+    if (!m_step.skipped.isEmpty()) {
         QStringList names;
-        for (const SkippedFile &file : step.skipped)
+        for (const SkippedFile &file : m_step.skipped)
             names << tr("%1 (%2 MB)").arg(file.path).arg(file.size / (1024 * 1024));
         notes << tr("Not recorded, too big for a checkpoint: %1")
                      .arg(names.join(QStringLiteral(", ")));
@@ -94,9 +114,16 @@ CheckpointReview::CheckpointReview(ConversationController *controller,
     note->setWordWrap(true);
     note->setEnabled(false);
 
+    *noteOut = note;
+    return title;
+}
+
+// The changed files beside the diff of the selected one.
+QSplitter *CheckpointReview::buildBody()
+{
     m_files = new QListWidget(this);
     m_files->setObjectName(QStringLiteral("reviewFiles"));
-    for (const CheckpointChange &change : changes) {
+    for (const CheckpointChange &change : m_changes) {
         const QString counts
             = change.binary ? tr("binary")
                             : QStringLiteral("+%1 −%2").arg(change.added).arg(change.removed);
@@ -119,21 +146,26 @@ CheckpointReview::CheckpointReview(ConversationController *controller,
     split->addWidget(m_diff);
     split->setStretchFactor(1, 3);
 
+    return split;
+}
+
+// Undo, the two restores and Close.
+QDialogButtonBox *CheckpointReview::buildButtons()
+{
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
-    m_undo = buttons->addButton(step.kind == QLatin1String("turn") ? tr("&Undo this turn")
-                                                                   : tr("&Undo this step"),
+    m_undo = buttons->addButton(m_step.kind == QLatin1String("turn") ? tr("&Undo this turn")
+                                                                     : tr("&Undo this step"),
                                 QDialogButtonBox::ActionRole);
     m_restore = buttons->addButton(tr("Restore to &here"), QDialogButtonBox::ActionRole);
     m_restore->setToolTip(tr("Put the whole folder back as it was after this step: every later "
                              "change is undone"));
     m_restoreBefore = buttons->addButton(tr("Restore to &before"), QDialogButtonBox::ActionRole);
     m_restoreBefore->setToolTip(tr("Put the whole folder back as it was before this step"));
-    m_undo->setEnabled(!changes.isEmpty());
+    m_undo->setEnabled(!m_changes.isEmpty());
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_undo, &QPushButton::clicked, this, &CheckpointReview::undo);
     connect(m_restore, &QPushButton::clicked, this, [this] { restore(false); });
     connect(m_restoreBefore, &QPushButton::clicked, this, [this] { restore(true); });
-    connect(m_files, &QListWidget::currentRowChanged, this, &CheckpointReview::showFile);
     connect(m_controller,
             &ConversationController::checkpointActionFinished,
             this,
@@ -145,16 +177,7 @@ CheckpointReview::CheckpointReview(ConversationController *controller,
                 else
                     QMessageBox::warning(this, windowTitle(), message);
             });
-
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(title);
-    layout->addWidget(note);
-    layout->addWidget(split, 1);
-    layout->addWidget(buttons);
-    if (!changes.isEmpty())
-        m_files->setCurrentRow(0);
-    else
-        m_diff->setText(tr("This step changed no files."));
+    return buttons;
 }
 
 QString CheckpointReview::shownDiff() const

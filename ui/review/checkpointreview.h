@@ -4,9 +4,11 @@
 
 #include <QDialog>
 
+class QDialogButtonBox;
 class QLabel;
 class QListWidget;
 class QPushButton;
+class QSplitter;
 class QsciScintilla;
 
 namespace Sandcastle {
@@ -41,6 +43,9 @@ Q_SIGNALS:
     void diffShown(const QString &path);
 
 private:
+    QLabel *buildHeader(QLabel **note);
+    QSplitter *buildBody();
+    QDialogButtonBox *buildButtons();
     void showFile(int row);
     void undo();
     void restore(bool before);
