@@ -3,6 +3,7 @@
 
 #include <app/appsettings.h>
 #include <app/project/checkpoints.h>
+#include <app/project/pendingnotes.h>
 #include <app/store/conversationstore.h>
 
 #include <QCommandLineParser>
@@ -168,25 +169,15 @@ int report(const Action &a, const Result<Checkpoint> &done, const QString &what)
     if (!done)
         return failure(done.error());
     const Result<QList<CheckpointChange>> changes = a.checkpoints.changes(done.value());
-    QStringList files;
-    for (const CheckpointChange &change : changes ? changes.value() : QList<CheckpointChange>())
-        files << change.path;
+    const QList<CheckpointChange> files = changes ? changes.value() : QList<CheckpointChange>();
     // The agent hears of it with the next message of this conversation.
-    const Result<nlohmann::json> settings = a.store.settings(a.conversationId);
-    nlohmann::json notes = settings && settings.value().contains("pending_notes")
-                                   && settings.value()["pending_notes"].is_array()
-                               ? settings.value()["pending_notes"]
-                               : nlohmann::json::array();
-    notes.push_back(utf8(
-        QStringLiteral("[The person %1 (from the command line). These files "
-                       "changed back: %2. Read files again before editing "
-                       "them. Variables in the Python session were NOT rewound.]")
-            .arg(what,
-                 files.isEmpty() ? QStringLiteral("(none)") : files.join(QStringLiteral(", ")))));
-    a.store.setSetting(a.conversationId, QStringLiteral("pending_notes"), notes);
+    PendingNotes::append(
+        a.store,
+        a.conversationId,
+        PendingNotes::restored(what + QStringLiteral(" (from the command line)"), files));
     if (a.json) {
         nlohmann::ordered_json list = nlohmann::ordered_json::array();
-        for (const CheckpointChange &change : changes ? changes.value() : QList<CheckpointChange>())
+        for (const CheckpointChange &change : files)
             list.push_back(changeJson(change));
         emitJson({{"type", "restored"}, {"number", done.value().number}, {"files", list}});
     } else {

@@ -48,54 +48,40 @@ void MainWindow::bindCheckpoints()
     connect(m_chat, &ChatPane::checkpointActivated, this, &MainWindow::openCheckpointReview);
     // A conversation opened: the badges of its turns, after each turn.
     connect(m_controller, &ConversationController::conversationSwitched, this, [this] {
-        struct Step
-        {
-            Checkpoint step;
-            QList<CheckpointChange> changes;
-        };
-        m_controller->checkpoints()->submit<QList<Step>>(
+        m_controller->checkpoints()->submit<QList<RecordedStep>>(
             this,
             [](Checkpoints &checkpoints) {
-                QList<Step> steps;
+                QList<RecordedStep> steps;
                 const Result<QList<Checkpoint>> all = checkpoints.list();
                 for (const Checkpoint &step : all ? all.value() : QList<Checkpoint>()) {
-                    const Result<QList<CheckpointChange>> changes = checkpoints.changes(step);
-                    if (step.kind == QLatin1String("turn") && changes && !changes.value().isEmpty())
-                        steps.append({step, changes.value()});
+                    if (step.kind != QLatin1String("turn"))
+                        continue;
+                    RecordedStep recorded
+                        = RecordedStep::of(checkpoints, Result<Checkpoint>::ok(step));
+                    if (!recorded.changes.isEmpty())
+                        steps.append(std::move(recorded));
                 }
                 return steps;
             },
-            [this, id = m_controller->conversationId()](const QList<Step> &steps) {
+            [this, id = m_controller->conversationId()](const QList<RecordedStep> &steps) {
                 if (id != m_controller->conversationId())
                     return; // switched again meanwhile
-                for (const Step &s : steps)
-                    m_chat->addCheckpoint(
-                        s.step.number, s.step.turn, CheckpointReview::summary(s.step, s.changes));
+                for (const RecordedStep &s : steps)
+                    m_chat->addCheckpoint(s.step.value().number,
+                                          s.step.value().turn,
+                                          CheckpointReview::summary(s.step.value(), s.changes));
             });
     });
 }
 
 void MainWindow::openCheckpointReview(int number)
 {
-    struct Found
-    {
-        Result<Checkpoint> step = Result<Checkpoint>::failure(QString());
-        QList<CheckpointChange> changes;
-    };
-    m_controller->checkpoints()->submit<Found>(
+    m_controller->checkpoints()->submit<RecordedStep>(
         this,
         [number](Checkpoints &checkpoints) {
-            Found found;
-            found.step = checkpoints.find(QString::number(number));
-            if (found.step) {
-                const Result<QList<CheckpointChange>> changes
-                    = checkpoints.changes(found.step.value());
-                if (changes)
-                    found.changes = changes.value();
-            }
-            return found;
+            return RecordedStep::of(checkpoints, checkpoints.find(QString::number(number)));
         },
-        [this](const Found &found) {
+        [this](const RecordedStep &found) {
             if (!found.step) {
                 statusBar()->showMessage(found.step.error(), 10000);
                 return;

@@ -4,6 +4,7 @@
 #include <app/llm/chatclient.h>
 #include <app/llm/modelerror.h>
 #include <app/project/checkpointqueue.h>
+#include <app/project/pendingnotes.h>
 #include <app/projectfolder.h>
 #include <app/store/conversationexport.h>
 #include <app/store/conversationrecorder.h>
@@ -196,7 +197,8 @@ void ConversationController::switchTo(const ConversationInfo &info,
     m_agent->loadHistory(messages);
     loadUsage();
     // What the person undid from the command line or before a restart, for the next message.
-    for (const QString &note : pendingNotes())
+    for (const QString &note :
+         m_saved ? PendingNotes::read(*m_store, m_conversationId) : QStringList())
         m_agent->noteForNextMessage(note);
     Q_EMIT conversationSwitched(m_conversationId, messages);
     Q_EMIT titleChanged(m_title);
@@ -302,21 +304,6 @@ void ConversationController::loadUsage()
         m_usage = UsageTotals::fromJson(stored.value()["usage"]);
 }
 
-QStringList ConversationController::pendingNotes() const
-{
-    QStringList notes;
-    if (!m_saved || !m_store->isOpen())
-        return notes;
-    const Result<nlohmann::json> stored = m_store->settings(m_conversationId);
-    if (!stored || !stored.value().contains("pending_notes"))
-        return notes;
-    for (const nlohmann::json &note : stored.value()["pending_notes"]) {
-        if (note.is_string())
-            notes << QString::fromStdString(note.get<std::string>());
-    }
-    return notes;
-}
-
 void ConversationController::saveUsage()
 {
     if (m_saved)
@@ -346,8 +333,7 @@ bool ConversationController::submitPrompt(const QString &text)
         self->m_turnStarting = false;
         self->m_agent->start(text); // the notes go with this message
         if (self->m_saved)
-            self->m_store->setSetting(
-                self->m_conversationId, QStringLiteral("pending_notes"), nlohmann::json::array());
+            PendingNotes::clear(*self->m_store, self->m_conversationId);
         if (self->m_stopWhenStarted)
             self->m_agent->stop();
     });
@@ -512,24 +498,12 @@ void ConversationController::finishCheckpointAction(const Result<Checkpoint> &st
         Q_EMIT checkpointActionFinished(false, step.error());
         return;
     }
-    QStringList files;
-    for (const CheckpointChange &change : changes)
-        files << change.path;
     // The model's picture of the files is out of date: it hears what was put back (kept in the
     // store until then, so that a restart does not lose it).
-    const QString note
-        = QStringLiteral("[The person %1. These files changed back: %2. Read files again before "
-                         "editing them. Variables in the Python session were NOT rewound.]")
-              .arg(what,
-                   files.isEmpty() ? QStringLiteral("(none)") : files.join(QStringLiteral(", ")));
+    const QString note = PendingNotes::restored(what, changes);
     m_agent->noteForNextMessage(note);
-    if (m_saved) {
-        nlohmann::json notes = nlohmann::json::array();
-        for (const QString &pending : pendingNotes())
-            notes.push_back(pending.toStdString());
-        notes.push_back(note.toStdString());
-        m_store->setSetting(m_conversationId, QStringLiteral("pending_notes"), notes);
-    }
+    if (m_saved)
+        PendingNotes::append(*m_store, m_conversationId, note);
     Q_EMIT checkpointRecorded(step.value(), changes);
     Q_EMIT checkpointActionFinished(
         true,

@@ -146,8 +146,6 @@ private:
     void switchTo(const ConversationInfo &info, bool saved, const nlohmann::json &messages);
     void loadUsage();
     void saveUsage();
-    // Notes for the model kept in the store (an undo from the command line, say).
-    QStringList pendingNotes() const;
     void rememberLast();
     void onSessionFinished(const ExecutionResult &result);
     void startPersonRun();
