@@ -457,19 +457,29 @@ Checkpoints::diff(const QString &from, const QString &to, const QString &path) c
     return Result<QByteArray>::ok(out.value().out);
 }
 
+Result<QString> Checkpoints::lastState() const
+{
+    const Result<Head> tip = head();
+    if (!tip)
+        return Result<QString>::failure(tip.error());
+    // A begin a crash left alone: the state before it is the last one recorded.
+    return Result<QString>::ok(tip.value().meta.value("phase", std::string()) == "begin"
+                                   ? tip.value().parent
+                                   : tip.value().id);
+}
+
 Result<QStringList> Checkpoints::editedSinceLast()
 {
-    const Result<QList<Checkpoint>> all = list();
-    if (!all)
-        return Result<QStringList>::failure(all.error());
+    const Result<QString> last = lastState();
+    if (!last)
+        return Result<QStringList>::failure(last.error());
     const Result<Snapshot> now = snapshot();
     if (!now)
         return Result<QStringList>::failure(now.error());
     QStringList edited;
-    if (all.value().isEmpty())
+    if (last.value().isEmpty())
         return Result<QStringList>::ok(edited);
-    const Result<QList<CheckpointChange>> changed
-        = changes(all.value().last().id, now.value().tree);
+    const Result<QList<CheckpointChange>> changed = changes(last.value(), now.value().tree);
     if (!changed)
         return Result<QStringList>::failure(changed.error());
     for (const CheckpointChange &change : changed.value())
@@ -487,9 +497,9 @@ Result<Checkpoints::UndoPlan> Checkpoints::planUndo(const Checkpoint &step)
     const Result<QStringList> edited = editedSinceLast();
     if (!edited)
         return Result<UndoPlan>::failure(edited.error());
-    const Result<QList<Checkpoint>> all = list();
-    if (!all)
-        return Result<UndoPlan>::failure(all.error());
+    const Result<QString> last = lastState();
+    if (!last)
+        return Result<UndoPlan>::failure(last.error());
     QSet<QString> touched;
     for (const CheckpointChange &change : plan.files)
         touched.insert(change.path);
@@ -497,9 +507,8 @@ Result<Checkpoints::UndoPlan> Checkpoints::planUndo(const Checkpoint &step)
         if (touched.contains(path))
             plan.editedSince << path;
     }
-    const Checkpoint &last = all.value().last();
-    if (last.id != step.id) {
-        const Result<QList<CheckpointChange>> later = changes(step.id, last.id);
+    if (!last.value().isEmpty() && last.value() != step.id) {
+        const Result<QList<CheckpointChange>> later = changes(step.id, last.value());
         if (!later)
             return Result<UndoPlan>::failure(later.error());
         for (const CheckpointChange &change : later.value()) {

@@ -122,6 +122,8 @@ private:
         nlohmann::json meta = nlohmann::json::object();
     };
     Result<Head> head() const;
+    // The commit of the last state recorded (empty: none yet).
+    Result<QString> lastState() const;
     static Checkpoint
     stepFrom(const QString &id, const QString &parent, const nlohmann::json &meta);
     Result<QString>
