@@ -28,15 +28,6 @@ QString safeRefPart(const QString &conversationId)
     return out.isEmpty() ? QStringLiteral("_") : out;
 }
 
-// NUL-separated records of git's -z output.
-QList<QByteArray> records(const QByteArray &out)
-{
-    QList<QByteArray> parts = out.split('\0');
-    if (!parts.isEmpty() && parts.last().isEmpty())
-        parts.removeLast();
-    return parts;
-}
-
 qint64 integerOf(const json &object, const char *key, qint64 fallback)
 {
     const auto it = object.find(key);
@@ -153,7 +144,7 @@ Result<Checkpoints::Snapshot> Checkpoints::snapshot()
     QByteArray update;
     QByteArray remove;
     QSet<QByteArray> gone;
-    const QList<QByteArray> tagged = records(candidates.value().out);
+    const QList<QByteArray> tagged = ShadowGit::records(candidates.value().out);
     for (const QByteArray &entry : tagged) {
         if (entry.startsWith("R "))
             gone.insert(entry.mid(2));
@@ -415,7 +406,7 @@ Result<QList<CheckpointChange>> Checkpoints::changes(const QString &from, const 
     // Raw records (":old new a b S\0path\0") first, then numstat ones ("a\tb\tpath\0").
     QList<CheckpointChange> list;
     QHash<QString, qsizetype> at;
-    const QList<QByteArray> parts = records(out.value().out);
+    const QList<QByteArray> parts = ShadowGit::records(out.value().out);
     for (qsizetype i = 0; i < parts.size(); ++i) {
         const QByteArray &part = parts[i];
         if (part.startsWith(':') && i + 1 < parts.size()) {
@@ -545,73 +536,6 @@ Result<Checkpoint> Checkpoints::restore(const QString &state, const QString &lab
     for (const CheckpointChange &change : files.value())
         paths << change.path;
     return revert(state, paths, QStringLiteral("restore"), label, QString());
-}
-
-Result<Checkpoint> Checkpoints::revert(const QString &source,
-                                       const QStringList &paths,
-                                       const QString &kind,
-                                       const QString &label,
-                                       const QString &undoes)
-{
-    const Result<QString> begun = beginStep(kind, label, -1, undoes);
-    if (!begun)
-        return Result<Checkpoint>::failure(begun.error());
-    // The source's entries: which paths it has (mode, object) and which folders.
-    const Result<ShadowGit::Output> tree = m_git->run(
-        {QStringLiteral("ls-tree"), QStringLiteral("-r"), QStringLiteral("-z"), source});
-    if (!tree)
-        return Result<Checkpoint>::failure(tree.error());
-    const QSet<QString> wanted(paths.cbegin(), paths.cend());
-    QHash<QString, std::pair<int, QByteArray>> inSource; // path -> mode, object id
-    QSet<QString> folders;
-    for (const QByteArray &record : records(tree.value().out)) {
-        const qsizetype tab = record.indexOf('\t');
-        const QList<QByteArray> head = record.left(tab).split(' ');
-        const QString path = QString::fromUtf8(record.mid(tab + 1));
-        for (qsizetype slash = path.indexOf(QLatin1Char('/')); slash >= 0;
-             slash = path.indexOf(QLatin1Char('/'), slash + 1))
-            folders.insert(path.left(slash));
-        if (wanted.contains(path) && head.value(1) == "blob")
-            inSource.insert(path, {head.value(0).toInt(nullptr, 8), head.value(2)});
-    }
-    QByteArray request;
-    QStringList order;
-    QStringList absent;
-    for (const QString &path : paths) {
-        const auto it = inSource.constFind(path);
-        if (it == inSource.cend()) {
-            absent << path;
-        } else {
-            request += it.value().second + '\n';
-            order << path;
-        }
-    }
-    QList<CheckpointFiles::Entry> present;
-    if (!order.isEmpty()) {
-        const Result<ShadowGit::Output> blobs
-            = m_git->run({QStringLiteral("cat-file"), QStringLiteral("--batch")}, request);
-        if (!blobs)
-            return Result<Checkpoint>::failure(blobs.error());
-        const QByteArray &out = blobs.value().out;
-        qsizetype at = 0;
-        for (const QString &path : order) {
-            const qsizetype lineEnd = out.indexOf('\n', at);
-            const QList<QByteArray> header = out.mid(at, lineEnd - at).split(' ');
-            if (lineEnd < 0 || header.size() < 3)
-                return Result<Checkpoint>::failure(
-                    QStringLiteral("git cat-file: unexpected output"));
-            const qsizetype size = header[2].toLongLong();
-            present.append({path, inSource[path].first, out.mid(lineEnd + 1, size)});
-            at = lineEnd + 1 + size + 1;
-        }
-    }
-    const Result<QStringList> applied
-        = CheckpointFiles::apply(m_workspace, present, absent, folders);
-    // Recorded either way: what did change is a step too, and can be undone.
-    Result<Checkpoint> ended = end();
-    if (!applied)
-        return Result<Checkpoint>::failure(applied.error());
-    return ended;
 }
 
 } // namespace Sandcastle

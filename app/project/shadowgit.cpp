@@ -121,6 +121,14 @@ Result<QString> ShadowGit::line(const QStringList &args, const QByteArray &input
     return Result<QString>::ok(QString::fromUtf8(end < 0 ? out : out.left(end)).trimmed());
 }
 
+QList<QByteArray> ShadowGit::records(const QByteArray &out)
+{
+    QList<QByteArray> parts = out.split('\0');
+    if (!parts.isEmpty() && parts.last().isEmpty())
+        parts.removeLast();
+    return parts;
+}
+
 QByteArray ShadowGit::literal(const QString &path)
 {
     return ":(literal)" + path.toUtf8();

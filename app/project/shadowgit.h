@@ -44,6 +44,8 @@ public:
     // Like run(), for the trimmed first line of what git printed (an object id, say).
     Result<QString> line(const QStringList &args, const QByteArray &input = QByteArray()) const;
 
+    // The NUL-separated records of git's -z output.
+    static QList<QByteArray> records(const QByteArray &out);
     // A path as a literal pathspec (no wildcards, no magic) for --pathspec-from-file.
     static QByteArray literal(const QString &path);
 
