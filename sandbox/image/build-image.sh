@@ -37,7 +37,7 @@ if ! "$engine" info >/dev/null 2>&1; then
     exit 125
 fi
 
-inputs_hash="$(cd "$here" && cat Dockerfile kernel.py | sha256sum | cut -c1-16)"
+inputs_hash="$(cd "$here" && cat Dockerfile kernel.py packages.py | sha256sum | cut -c1-16)"
 current="$("$engine" image inspect --format '{{ index .Config.Labels "org.sandcastle.inputs" }}' "$image" 2>/dev/null || true)"
 if [[ $force -eq 0 && "$current" == "$inputs_hash" ]]; then
     step "$image is up to date ($inputs_hash)"
@@ -81,6 +81,16 @@ else
 fi
 
 step "building $image on $base"
-"$engine" build --build-arg "BASE=$base" --label "org.sandcastle.inputs=$inputs_hash" \
-    -t "$image" "$here"
-step "built $image ($inputs_hash)"
+started=$SECONDS
+"$engine" build --build-arg "BASE=$base" -t "$image" "$here"
+# The manifest the build wrote becomes a label, so that the system prompt (and `sandcastle env
+# show`) can name what is installed without starting a container; the build's own duration
+# goes beside it for scripts/bench.
+summary="$("$engine" run --rm --network none --entrypoint python3 "$image" \
+    /opt/sandcastle/packages.py summary /opt/sandcastle/packages.json)"
+seconds=$((SECONDS - started))
+printf 'FROM %s\n' "$image" | "$engine" build -q -t "$image" \
+    --label "org.sandcastle.inputs=$inputs_hash" --label "org.sandcastle.packages=$summary" \
+    --label "org.sandcastle.build-seconds=$seconds" - >/dev/null
+size="$("$engine" image inspect --format '{{.Size}}' "$image")"
+step "built $image ($inputs_hash) in ${seconds}s, $((size / 1000000)) MB"
