@@ -1,0 +1,313 @@
+#include "environmentspec.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+namespace Sandcastle {
+
+namespace {
+
+const QString kRequirements = QStringLiteral("requirements.txt");
+const QString kApt = QStringLiteral("apt.txt");
+
+struct LogicalLine
+{
+    int number = 0;
+    QString text;
+};
+
+// pip's reading of a requirements file: a trailing backslash joins the next line, and a '#' at
+// the start or after whitespace starts a comment.
+QList<LogicalLine> logicalLines(const QByteArray &bytes)
+{
+    QList<LogicalLine> lines;
+    const QStringList physical = QString::fromUtf8(bytes).split(QLatin1Char('\n'));
+    LogicalLine pending;
+    for (int i = 0; i < physical.size(); ++i) {
+        QString line = physical.at(i);
+        if (line.endsWith(QLatin1Char('\r')))
+            line.chop(1);
+        static const QRegularExpression comment(QStringLiteral("(^|\\s)#.*$"));
+        line.remove(comment);
+        if (pending.text.isEmpty())
+            pending.number = i + 1;
+        if (line.endsWith(QLatin1Char('\\'))) {
+            line.chop(1);
+            pending.text += line;
+            continue;
+        }
+        pending.text += line;
+        pending.text = pending.text.trimmed();
+        if (!pending.text.isEmpty())
+            lines.append(pending);
+        pending = {};
+    }
+    pending.text = pending.text.trimmed();
+    if (!pending.text.isEmpty())
+        lines.append(pending);
+    return lines;
+}
+
+bool looksLikePath(const QString &requirement)
+{
+    static const QRegularExpression archive(
+        QStringLiteral("\\.(whl|zip|tar\\.gz|tgz|tar\\.bz2|tar\\.xz)$"));
+    return requirement.startsWith(QLatin1Char('.')) || requirement.startsWith(QLatin1Char('/'))
+           || requirement.startsWith(QLatin1Char('~')) || requirement.contains(QLatin1Char('/'))
+           || requirement.contains(QLatin1Char('\\')) || archive.match(requirement).hasMatch();
+}
+
+bool isUrl(const QString &requirement)
+{
+    static const QRegularExpression url(
+        QStringLiteral("^[A-Za-z][A-Za-z0-9+.-]*://|^git\\+|\\s@\\s|^[^\\s;]+@[A-Za-z+]+:"));
+    return url.match(requirement).hasMatch();
+}
+
+// The distribution name at the start of a PEP 508 requirement, or of a wheel's or sdist's file
+// name.
+QString distributionName(const QString &requirement)
+{
+    const QString base = QFileInfo(requirement).fileName();
+    static const QRegularExpression name(
+        QStringLiteral("^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)"));
+    const QRegularExpressionMatch match = name.match(base.isEmpty() ? requirement : base);
+    if (!match.hasMatch())
+        return {};
+    QString result = match.captured(1);
+    if (looksLikePath(requirement)) {
+        // "tool-1.0-py3-none-any.whl", "tool-1.0.tar.gz": the name ends at the first '-' that
+        // starts a version.
+        static const QRegularExpression version(QStringLiteral("-\\d"));
+        const QRegularExpressionMatch v = version.match(result);
+        if (v.hasMatch())
+            result.truncate(v.capturedStart());
+    }
+    return result;
+}
+
+// Options that only change how pip chooses among what the index offers.
+bool isHarmlessOption(const QString &name)
+{
+    static const QStringList harmless = {QStringLiteral("--pre"),
+                                         QStringLiteral("--prefer-binary"),
+                                         QStringLiteral("--only-binary"),
+                                         QStringLiteral("--no-binary"),
+                                         QStringLiteral("--require-hashes"),
+                                         QStringLiteral("--no-index")};
+    return harmless.contains(name);
+}
+
+QString optionConcern(const QString &name)
+{
+    if (name == QLatin1String("-i") || name == QLatin1String("--index-url")
+        || name == QLatin1String("--extra-index-url"))
+        return QStringLiteral("points pip at another package index");
+    if (name == QLatin1String("-f") || name == QLatin1String("--find-links"))
+        return QStringLiteral("makes pip look for packages at another location");
+    if (name == QLatin1String("--trusted-host"))
+        return QStringLiteral("turns off certificate checks for a host");
+    if (name == QLatin1String("-e") || name == QLatin1String("--editable"))
+        return QStringLiteral("installs a project in editable mode, running its build code");
+    if (name == QLatin1String("-r") || name == QLatin1String("--requirement")
+        || name == QLatin1String("-c") || name == QLatin1String("--constraint"))
+        return QStringLiteral("includes another file, whose lines are not checked here");
+    return {};
+}
+
+bool isInside(const QString &workspace, const QString &absolute)
+{
+    const QString root = QFileInfo(workspace).canonicalFilePath();
+    QFileInfo info(absolute);
+    // A path that does not exist yet is judged by its cleaned form; one that exists by where
+    // its links lead.
+    const QString resolved = info.exists() ? info.canonicalFilePath() : QDir::cleanPath(absolute);
+    return !root.isEmpty() && (resolved == root || resolved.startsWith(root + QLatin1Char('/')));
+}
+
+} // namespace
+
+EnvironmentSpec EnvironmentSpec::parse(const QByteArray &requirements,
+                                       const QByteArray &apt,
+                                       const QString &workspace)
+{
+    EnvironmentSpec spec;
+    spec.requirements = requirements;
+    spec.apt = apt;
+
+    for (const LogicalLine &line : logicalLines(requirements)) {
+        const QString &text = line.text;
+        if (text.startsWith(QLatin1Char('-'))) {
+            static const QRegularExpression optionName(QStringLiteral("^(-[^\\s=]+)"));
+            const QString name = optionName.match(text).captured(1);
+            if (isHarmlessOption(name))
+                continue;
+            const QString concern = optionConcern(name);
+            spec.concerns.append({kRequirements,
+                                  line.number,
+                                  text,
+                                  concern.isEmpty()
+                                      ? QStringLiteral("is not a pip option Sandcastle accepts")
+                                      : concern,
+                                  !concern.isEmpty()});
+            continue;
+        }
+        // "name==1.0 --hash=sha256:…": the per-requirement options stay with it.
+        const QString requirement = text.section(QStringLiteral(" --"), 0, 0).trimmed();
+        if (isUrl(requirement)) {
+            spec.concerns.append(
+                {kRequirements, line.number, text, QStringLiteral("downloads from a URL"), true});
+        } else if (looksLikePath(requirement)) {
+            QString path = requirement;
+            if (path.startsWith(QLatin1Char('~')))
+                path.replace(0, 1, QDir::homePath());
+            const QString absolute = QDir::cleanPath(QDir(workspace).absoluteFilePath(path));
+            const bool inside = isInside(workspace, absolute);
+            spec.localPaths.append({line.number, requirement, absolute, inside});
+            if (!inside)
+                spec.concerns.append({kRequirements,
+                                      line.number,
+                                      text,
+                                      QStringLiteral("names a path outside the project folder"),
+                                      true});
+        }
+        const QString name = distributionName(requirement);
+        if (!name.isEmpty() && !isUrl(requirement))
+            spec.pipNames.append(name);
+    }
+
+    const QStringList aptLines = QString::fromUtf8(apt).split(QLatin1Char('\n'));
+    for (int i = 0; i < aptLines.size(); ++i) {
+        QString line = aptLines.at(i);
+        const qsizetype hash = line.indexOf(QLatin1Char('#'));
+        if (hash >= 0)
+            line.truncate(hash);
+        const QStringList words = line.simplified().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        for (const QString &word : words) {
+            static const QRegularExpression package(
+                QStringLiteral("^[a-z0-9][a-z0-9+.-]+(=[A-Za-z0-9.+~:-]+)?$"));
+            if (package.match(word).hasMatch()) {
+                spec.aptPackages.append(word);
+            } else {
+                spec.concerns.append(
+                    {kApt,
+                     i + 1,
+                     aptLines.at(i).trimmed(),
+                     word.startsWith(QLatin1Char('-'))
+                         ? QStringLiteral("apt options are not accepted")
+                         : QStringLiteral("'%1' is not a Debian package name").arg(word),
+                     false});
+            }
+        }
+    }
+    return spec;
+}
+
+Result<EnvironmentSpec> EnvironmentSpec::read(const QString &workspace)
+{
+    QByteArray contents[2];
+    const QString names[2] = {kRequirements, kApt};
+    for (int i = 0; i < 2; ++i) {
+        const QFileInfo info(QDir(workspace).filePath(names[i]));
+        if (!info.exists() && !info.isSymLink())
+            continue;
+        if (info.isSymLink() || !info.isFile())
+            return Result<EnvironmentSpec>::failure(
+                QStringLiteral("%1 is not a regular file").arg(names[i]));
+        if (info.size() > kMaxFileBytes)
+            return Result<EnvironmentSpec>::failure(
+                QStringLiteral("%1 is larger than %2 KiB").arg(names[i]).arg(kMaxFileBytes / 1024));
+        QFile file(info.filePath());
+        if (!file.open(QIODevice::ReadOnly))
+            return Result<EnvironmentSpec>::failure(
+                QStringLiteral("cannot read %1: %2").arg(names[i], file.errorString()));
+        contents[i] = file.read(kMaxFileBytes + 1);
+    }
+    return Result<EnvironmentSpec>::ok(parse(contents[0], contents[1], workspace));
+}
+
+bool EnvironmentSpec::hasRefusals() const
+{
+    return std::any_of(
+        concerns.cbegin(), concerns.cend(), [](const Concern &c) { return !c.confirmable; });
+}
+
+bool EnvironmentSpec::needsConfirmation() const
+{
+    return std::any_of(
+        concerns.cbegin(), concerns.cend(), [](const Concern &c) { return c.confirmable; });
+}
+
+QStringList EnvironmentSpec::describeConcerns() const
+{
+    QStringList lines;
+    for (const Concern &c : concerns)
+        lines.append(QStringLiteral("%1:%2: %3: %4").arg(c.file).arg(c.line).arg(c.text, c.reason));
+    return lines;
+}
+
+QStringList EnvironmentSpec::requirementLines() const
+{
+    QStringList lines;
+    for (const LogicalLine &line : logicalLines(requirements))
+        lines.append(line.text);
+    return lines;
+}
+
+QString EnvironmentSpec::localTarget(int index, const QString &absolute)
+{
+    return QStringLiteral("local/%1-%2").arg(index).arg(QFileInfo(absolute).fileName());
+}
+
+QByteArray EnvironmentSpec::rewrittenRequirements() const
+{
+    QByteArray out;
+    for (const LogicalLine &line : logicalLines(requirements)) {
+        QString text = line.text;
+        for (int i = 0; i < localPaths.size(); ++i) {
+            if (localPaths.at(i).line == line.number) {
+                text.replace(localPaths.at(i).written,
+                             QStringLiteral("./") + localTarget(i, localPaths.at(i).absolute));
+            }
+        }
+        out += text.toUtf8() + '\n';
+    }
+    return out;
+}
+
+QString EnvironmentSpec::contentHash() const
+{
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(QByteArrayLiteral("requirements\n"));
+    hash.addData(requirements);
+    hash.addData(QByteArrayLiteral("\napt\n"));
+    hash.addData(apt);
+    // What a local path holds is part of what gets installed: its files' names and bytes.
+    for (const LocalPath &path : localPaths) {
+        hash.addData(QByteArray(path.absolute.toUtf8() + '\n'));
+        QStringList files;
+        if (QFileInfo(path.absolute).isDir()) {
+            QDirIterator it(path.absolute,
+                            QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot,
+                            QDirIterator::Subdirectories);
+            while (it.hasNext())
+                files.append(it.next());
+            files.sort();
+        } else {
+            files.append(path.absolute);
+        }
+        for (const QString &name : files) {
+            QFile file(name);
+            hash.addData(QByteArray(name.toUtf8() + '\n'));
+            if (file.open(QIODevice::ReadOnly))
+                hash.addData(&file);
+        }
+    }
+    return QString::fromLatin1(hash.result().toHex());
+}
+
+} // namespace Sandcastle
