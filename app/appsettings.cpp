@@ -1,6 +1,7 @@
 #include "appsettings.h"
 
 #include <app/llm/providers.h>
+#include <app/project/environmentrecord.h>
 
 #include <QDir>
 #include <QHostAddress>
@@ -97,6 +98,8 @@ const std::vector<SettingKey> &settingKeys()
         field("sandbox/network", &AppSettings::network),
         field("sandbox/fresh", &AppSettings::fresh),
         field("sandbox/runtime", &AppSettings::runtime),
+        field("environment/wheelhouse", &AppSettings::wheelhouse),
+        field("environment/buildTimeoutS", &AppSettings::environmentTimeoutS),
     };
     return keys;
 }
@@ -153,6 +156,7 @@ AppSettings AppSettings::load()
     s.workspaceQuotaMb = qBound(0, s.workspaceQuotaMb, 1024 * 1024);
     if (s.toolOutputLimit < 256)
         s.toolOutputLimit = Tools::kDefaultOutputLimit;
+    s.environmentTimeoutS = qBound(10, s.environmentTimeoutS, 24 * 3600);
     return s;
 }
 
@@ -218,6 +222,23 @@ SandboxConfig AppSettings::sandboxConfig(const QString &conversationId,
     if (personsFolder)
         config.useOpenedFolder();
     return config;
+}
+
+EnvironmentRequest AppSettings::environmentRequest(const QString &workspace,
+                                                   const EnvironmentSpec &spec,
+                                                   bool build) const
+{
+    EnvironmentRequest request;
+    request.engine = engine;
+    request.context = engineContext;
+    request.baseImage = image;
+    request.workspace = workspace;
+    request.spec = spec;
+    request.wheelhouse = wheelhouse;
+    request.build = build;
+    request.timeoutMs = environmentTimeoutS * 1000;
+    request.logFile = EnvironmentRecord::logFileFor(dataDir, spec);
+    return request;
 }
 
 AgentOptions AppSettings::agentOptions() const

@@ -2,6 +2,7 @@
 
 #include <app/agent/agent.h>
 #include <app/llm/chattypes.h>
+#include <sandbox/environmentbuild.h>
 #include <sandbox/sandboxconfig.h>
 
 #include <QString>
@@ -44,6 +45,10 @@ struct AppSettings
     bool network = false;        // off unless a person turns it on
     bool fresh = false;          // a new container for every run
     QString runtime;             // "runsc" for gVisor, when the daemon has it
+    // A folder of wheels a project's environment installs from alone (no index); empty: the
+    // network's index, during the build only.
+    QString wheelhouse;
+    int environmentTimeoutS = 900; // a project environment's build is stopped past this
     AgentOptions::ToolMode toolMode = AgentOptions::ToolMode::Auto;
 
     static AppSettings load();
@@ -66,6 +71,10 @@ struct AppSettings
     // With the model's price and window from the built-in table and the data folder's
     // models.json (a model on a loopback server costs nothing unless that file says otherwise).
     AgentOptions agentOptions() const;
+    // The request for `workspace`'s environment with these settings (engine, base image,
+    // wheelhouse, time limit, the log in the data folder).
+    EnvironmentRequest
+    environmentRequest(const QString &workspace, const EnvironmentSpec &spec, bool build) const;
     ModelProfile modelProfile() const;
 
     static QString toolModeName(AgentOptions::ToolMode mode);

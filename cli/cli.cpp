@@ -12,6 +12,7 @@ bool isCommand(const QString &firstArgument)
                                       QStringLiteral("checkpoints"),
                                       QStringLiteral("exec"),
                                       QStringLiteral("image"),
+                                      QStringLiteral("env"),
                                       QStringLiteral("doctor"),
                                       QStringLiteral("--version"),
                                       QStringLiteral("-v"),
@@ -46,6 +47,8 @@ int run(const QStringList &args)
         return runCheckpoints(rest);
     if (command == QLatin1String("image"))
         return runImage(rest);
+    if (command == QLatin1String("env"))
+        return runEnv(rest);
     if (command == QLatin1String("doctor"))
         return runDoctor(rest);
     return usageError(QStringLiteral("unknown command: ") + command);

@@ -92,6 +92,8 @@ QString usageText()
         "       sandcastle exec [--fresh] [--timeout S] [--memory SIZE] [--network]\n"
         "                       [--workspace DIR] FILE|-\n"
         "       sandcastle image build\n"
+        "       sandcastle env build|show [--workspace DIR] [--wheelhouse DIR] [--timeout S]\n"
+        "                       [--yes] [--json]\n"
         "       sandcastle doctor\n"
         "Without a command, sandcastle opens its window.\n");
 }

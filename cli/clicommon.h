@@ -48,6 +48,9 @@ QString newConversationId();
 // The conversation store of the data folder, or a message saying why it cannot be used.
 Result<bool> openStore(ConversationStore &store, const AppSettings &settings);
 int listConversations(const ConversationStore &store, bool asJson);
+// The image a run in `workspace` uses: its project environment when built; otherwise the last
+// one built for it, or the default, with a line on stderr saying how to build it.
+QString projectImage(const AppSettings &settings, const QString &workspace);
 
 // Ctrl-C while a command runs: the signal handler only writes a byte to a pipe; the event loop
 // reads it and stops the agent or the run cleanly, so the transcript stays consistent. A

@@ -11,6 +11,7 @@ int runConversations(const QStringList &args);
 int runCheckpoints(const QStringList &args);
 int runExec(const QStringList &args);
 int runImage(const QStringList &args);
+int runEnv(const QStringList &args);
 int runDoctor(const QStringList &args);
 
 } // namespace Sandcastle::Cli

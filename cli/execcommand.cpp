@@ -56,6 +56,9 @@ std::optional<int> parseExec(const QStringList &args, SandboxConfig &config, QBy
                                      ? QDir(parser.value(workspace)).absolutePath()
                                      : settings.workspaceFor(id);
     config = settings.sandboxConfig(id, workspaceDir, parser.isSet(workspace));
+    // A folder of the person's with requirements.txt or apt.txt runs in its environment.
+    if (parser.isSet(workspace))
+        config.image = projectImage(settings, workspaceDir);
     if (parser.isSet(timeout)) {
         bool ok = false;
         const double seconds = parser.value(timeout).toDouble(&ok);

@@ -312,6 +312,7 @@ void EnvironmentBuild::onBuilt(int exitCode)
              + m_tail.mid(qMax(0, m_tail.size() - 15)).join(QLatin1Char('\n')));
         return;
     }
+    m_partialTagged = true;
     runStep({QStringLiteral("run"),
              QStringLiteral("--rm"),
              QStringLiteral("--network"),
@@ -357,6 +358,7 @@ void EnvironmentBuild::label(const QByteArray &summary)
                         {},
                         false,
                         [this](int, const QByteArray &) {
+                            m_partialTagged = false;
                             m_image.origin = EnvironmentImage::Origin::Built;
                             streamLine(QStringLiteral("built %1 in %2 s")
                                            .arg(m_image.tag)
@@ -450,17 +452,21 @@ void EnvironmentBuild::finish(const Result<EnvironmentImage> &result)
     Result<EnvironmentImage> out = result;
     if (out) {
         out.value().elapsedMs = m_clock.elapsed();
-    } else if (!m_image.tag.isEmpty()) {
+    } else if (m_partialTagged) {
         // A build stopped after its image was made leaves the temporary tag: it goes.
         const QStringList global
             = m_request.context.isEmpty()
                   ? QStringList()
                   : QStringList{QStringLiteral("--context"), m_request.context};
-        QProcess::startDetached(m_request.engine,
-                                global
-                                    + QStringList{QStringLiteral("image"),
-                                                  QStringLiteral("rm"),
-                                                  m_image.tag + QStringLiteral("-partial")});
+        QProcess remove;
+        remove.setProgram(m_request.engine);
+        remove.setArguments(global
+                            + QStringList{QStringLiteral("image"),
+                                          QStringLiteral("rm"),
+                                          m_image.tag + QStringLiteral("-partial")});
+        remove.setStandardOutputFile(QProcess::nullDevice());
+        remove.setStandardErrorFile(QProcess::nullDevice());
+        remove.startDetached();
     }
     m_context.reset();
     emit finished(out);

@@ -106,6 +106,7 @@ private:
     bool m_running = false;
     bool m_timedOut = false;
     bool m_cancelled = false;
+    bool m_partialTagged = false; // the build made its image under the temporary tag
 };
 
 } // namespace Sandcastle

@@ -29,13 +29,7 @@ class TestOpenedFolder : public QObject
         SandboxSession session(config);
         QSignalSpy finished(&session, &SandboxSession::finished);
         session.runPython(code);
-        if (!finished.wait(120000)) {
-            ExecutionResult none;
-            none.status = ExecutionResult::Status::EngineError;
-            none.error = QStringLiteral("no result in 120 s");
-            return none;
-        }
-        return finished.first().at(0).value<ExecutionResult>();
+        return Testing::resultOf(finished);
     }
 
     static struct stat lstatOf(const QString &path)

@@ -44,6 +44,18 @@ inline std::unique_ptr<SandboxSession> readySession(const QString &workspace,
     return session;
 }
 
+// The result a session's `finished` spy caught, waiting for it; an engine error when none came.
+inline ExecutionResult resultOf(QSignalSpy &finished, int timeoutMs = 120000)
+{
+    if (finished.isEmpty() && !finished.wait(timeoutMs)) {
+        ExecutionResult none;
+        none.status = ExecutionResult::Status::EngineError;
+        none.error = QStringLiteral("no result in %1 s").arg(timeoutMs / 1000);
+        return none;
+    }
+    return finished.first().at(0).value<ExecutionResult>();
+}
+
 } // namespace Sandcastle::Testing
 
 // Docker tests skip on a developer machine without Docker, and fail in CI (CI is set): a CI
