@@ -12,6 +12,7 @@
 #include "conversations/conversationspane.h"
 #include "editor/codeeditor.h"
 #include "editor/editorpane.h"
+#include "environment/environmentbar.h"
 #include "files/filepreview.h"
 #include "files/filespane.h"
 #include "icons.h"
@@ -22,6 +23,7 @@
 #include <app/agent/agent.h>
 #include <app/agent/filetools.h>
 #include <app/controller/conversationcontroller.h>
+#include <app/project/projectenvironment.h>
 #include <app/keystore.h>
 #include <base/jsonfields.h>
 #include <sandbox/pathguard.h>
@@ -146,6 +148,8 @@ QWidget *MainWindow::buildEditorArea()
     barLayout->addWidget(approve);
     barLayout->addWidget(reject);
     m_approvalBar->hide();
+    m_environmentBar = new EnvironmentBar(editorArea);
+    editorLayout->addWidget(m_environmentBar);
     editorLayout->addWidget(m_approvalBar);
     editorLayout->addWidget(m_editorPane, 1);
     connect(approve, &QPushButton::clicked, this, [this] {
@@ -243,6 +247,7 @@ void MainWindow::bindController()
     connect(
         m_controller, &ConversationController::personRunFinished, this, &MainWindow::notifyIfAway);
     bindCheckpoints();
+    bindEnvironment();
     connect(agent(),
             &Agent::toolResult,
             this,
@@ -423,6 +428,7 @@ QStringList MainWindow::uploadFiles(const QStringList &paths)
     }
     if (names.isEmpty())
         return names;
+    m_controller->environment()->refresh(); // a requirements.txt dropped in, perhaps
     // Mentioned where the person writes, so the agent hears of them with the next message.
     PromptEdit *prompt = m_chat->promptEdit();
     const QString note
@@ -471,6 +477,7 @@ void MainWindow::saveWorkspaceFile(const QString &relativePath, const QString &t
     }
     m_editorPane->markSaved(relativePath, text);
     statusBar()->showMessage(tr("Saved %1").arg(relativePath), 3000);
+    m_controller->environment()->refresh(); // requirements.txt or apt.txt, perhaps
 }
 
 void MainWindow::openSettings()

@@ -20,6 +20,7 @@ class ChatPane;
 class CodeEditor;
 class EditorPane;
 class ConsolePane;
+class EnvironmentBar;
 class ConversationListModel;
 class ConversationsPane;
 class FilesPane;
@@ -106,6 +107,7 @@ private:
     void fillRecentFolders(QMenu *menu);
     void bindController();
     void bindCheckpoints();
+    void bindEnvironment();
     void bindPanes();
     void bindConversationList();
     void readKeyFromKeychain();
@@ -130,6 +132,8 @@ private:
     StatusLine *m_status = nullptr;
     QSystemTrayIcon *m_tray = nullptr;
     QFrame *m_approvalBar = nullptr;
+    EnvironmentBar *m_environmentBar = nullptr;
+    bool m_buildInConsole = false; // an environment build is the console's current run
 };
 
 } // namespace Sandcastle

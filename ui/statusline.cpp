@@ -2,6 +2,7 @@
 
 #include <app/agent/agent.h>
 #include <app/controller/conversationcontroller.h>
+#include <app/project/projectenvironment.h>
 #include <sandbox/sandboxsession.h>
 
 #include <QCoreApplication>
@@ -57,6 +58,8 @@ StatusLine::StatusLine(ConversationController *controller, QStatusBar *bar)
     connect(controller, &ConversationController::conversationSwitched, this, &StatusLine::refresh);
     connect(controller, &ConversationController::personRunFinished, this, &StatusLine::refresh);
     connect(controller->agent(), &Agent::finished, this, &StatusLine::refresh);
+    connect(
+        controller->environment(), &ProjectEnvironment::stateChanged, this, &StatusLine::refresh);
     refresh();
 }
 
@@ -68,8 +71,12 @@ void StatusLine::refresh()
         m_sandboxError.clear();
     m_sandbox->setToolTip(m_sandboxError);
     const SandboxConfig &config = session->config();
+    const bool building
+        = m_controller->environment()->state() == ProjectEnvironment::State::Building;
     m_sandbox->setText(
-        sandboxStateText(session->state(), m_sandboxError)
+        (building ? QCoreApplication::translate("Sandcastle::MainWindow",
+                                                "Sandbox: building environment…")
+                  : sandboxStateText(session->state(), m_sandboxError))
         + QCoreApplication::translate("Sandcastle::MainWindow", "  ·  network %1  ·  memory %2")
               .arg(config.network ? QCoreApplication::translate("Sandcastle::MainWindow", "ON")
                                   : QCoreApplication::translate("Sandcastle::MainWindow", "off"),

@@ -336,12 +336,18 @@ void Agent::stopAtLimit(const QString &limit, const QString &status, const QStri
     finish(status);
 }
 
+void Agent::setInstalledPackages(const QString &packages)
+{
+    m_installedPackages = packages;
+    setSystemPrompt();
+}
+
 void Agent::setSystemPrompt()
 {
     if (m_messages.isEmpty() || m_messages.constFirst().role != Message::Role::System)
         return;
     m_messages.first().text
-        = m_options.systemPrompt
+        = m_options.systemPrompt + AgentOptions::packagesSection(m_installedPackages)
           + (m_codeBlockMode ? AgentOptions::codeBlockInstructions() : QString());
 }
 

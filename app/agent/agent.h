@@ -59,6 +59,8 @@ public:
     // Something the person did that the model must know before it acts again (files put back
     // by an undo, say): told with the next message.
     void noteForNextMessage(const QString &note);
+    // What the sandbox's image has installed, for the system prompt (the image's label).
+    void setInstalledPackages(const QString &packages);
     // Three ways to stop. stop(): everything now (the partial answer is kept, running code is
     // killed). stopCode(): only the running code; the model is told the person stopped it and
     // goes on. stopAfterStep(): let the current model turn or tool call finish, then end.
@@ -174,6 +176,7 @@ private:
     int m_turns = 0;
     int m_textCalls = 0;
     QString m_lastAgentCode;
+    QString m_installedPackages;
     bool m_codeStoppedByPerson = false;
     struct Awaiting
     {

@@ -10,11 +10,20 @@ QString AgentOptions::defaultSystemPrompt()
         "search files (write_file, read_file, list_files, edit_file, search_files) in a sandbox "
         "with no network; the working directory is /workspace, and files you save there are "
         "shown to the person. To change a file, prefer edit_file on the part that changes over "
-        "writing it whole; read a long file a range of lines at a time. numpy, "
-        "pandas and matplotlib are installed. When a question "
+        "writing it whole; read a long file a range of lines at a time. Python's data "
+        "stack is installed (listed below when known); pip install cannot work inside a run, so "
+        "for a package that is missing call install_packages: the person approves, and the "
+        "environment is rebuilt with it. When a question "
         "needs computation, data or a file, write code and run it instead of guessing, read the "
         "output, fix mistakes and try again. When you have the answer, reply briefly and plainly "
         "without calling a tool.");
+}
+
+QString AgentOptions::packagesSection(const QString &packages)
+{
+    if (packages.trimmed().isEmpty())
+        return {};
+    return QStringLiteral("\n\nInstalled in the sandbox: ") + packages.trimmed() + QLatin1Char('.');
 }
 
 QString AgentOptions::codeBlockInstructions()

@@ -25,6 +25,9 @@ struct AgentOptions
     QString systemPrompt = defaultSystemPrompt();
     static QString defaultSystemPrompt();
     static QString codeBlockInstructions();
+    // The system prompt's list of what the sandbox's image has (its org.sandcastle.packages
+    // label, "numpy 1.24.2; scikit-learn 1.2.1 (import sklearn); ..."); empty for none.
+    static QString packagesSection(const QString &packages);
 };
 
 } // namespace Sandcastle

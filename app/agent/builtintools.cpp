@@ -87,9 +87,9 @@ private:
                     QStringLiteral(
                         "Run Python 3 code in a sandboxed, stateful kernel (variables persist "
                         "between calls). The working directory is /workspace; files written "
-                        "there are shown to the user. numpy, pandas and matplotlib are "
-                        "installed; figures are saved to outputs/. There is no network. Print "
-                        "what you want to see."),
+                        "there are shown to the user. Python's data stack is installed (see "
+                        "the system prompt); figures are saved to outputs/. There is no network. "
+                        "Print what you want to see."),
                     objectSchema({{"code", stringProperty("The Python code to run.")},
                                   {"timeout_s", timeoutProperty()}},
                                  {"code"})};

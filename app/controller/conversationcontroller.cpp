@@ -5,6 +5,7 @@
 #include <app/llm/modelerror.h>
 #include <app/project/checkpointqueue.h>
 #include <app/project/pendingnotes.h>
+#include <app/project/projectenvironment.h>
 #include <app/projectfolder.h>
 #include <app/store/conversationexport.h>
 #include <app/store/conversationrecorder.h>
@@ -46,6 +47,7 @@ ConversationController::ConversationController(const AppSettings &settings, QObj
     if (!opened)
         m_storeError = opened.error();
     m_workspace = m_settings.workspaceFor(m_conversationId);
+    m_environment = new ProjectEnvironment(this);
     m_checkpoints = new CheckpointQueue(this);
     m_checkpoints->setTarget(m_settings.dataDir, m_workspace, m_conversationId);
     connect(m_checkpoints,
@@ -74,7 +76,8 @@ ConversationController::~ConversationController()
 void ConversationController::buildConversation()
 {
     m_client = new ChatClient(m_settings.clientConfig(), this);
-    m_session = new SandboxSession(m_settings.sandboxConfig(m_conversationId, m_workspace), this);
+    m_environment->setTarget(m_settings, m_workspace);
+    m_session = new SandboxSession(sandboxConfig(), this);
     m_agent = new Agent(m_client, m_session, m_settings.agentOptions(), this);
     m_recorder = new ConversationRecorder(m_store.get(), QString(), this);
     m_recorder->attach(m_agent);
@@ -83,6 +86,7 @@ void ConversationController::buildConversation()
             this,
             &ConversationController::storeProblem);
     bindAgent();
+    bindEnvironment();
     connect(m_session, &SandboxSession::finished, this, &ConversationController::onSessionFinished);
 }
 
@@ -103,6 +107,8 @@ void ConversationController::bindAgent()
     connect(m_agent, &Agent::finished, this, [this] {
         m_checkpoints->end();  // the state after the turn: what it changed
         Q_EMIT usageChanged(); // the turn counter goes away
+        restartOnEnvironment(); // a build finished during the turn
+        m_environment->refresh(); // did the turn change requirements.txt or apt.txt?
     });
     // Newest first, message counts: read once the turn is on disk (reading sooner would wait
     // for the writer's fsync on this thread).
@@ -193,7 +199,9 @@ void ConversationController::switchTo(const ConversationInfo &info,
     m_ownsWorkspace = info.ownsWorkspace;
     m_recorder->setConversationId(saved ? info.id : QString());
     m_checkpoints->setTarget(m_settings.dataDir, m_workspace, m_conversationId, !m_ownsWorkspace);
-    m_session->setConfig(m_settings.sandboxConfig(m_conversationId, m_workspace, !m_ownsWorkspace));
+    m_restartWhenIdle = false;
+    m_environment->setTarget(m_settings, m_workspace);
+    m_session->setConfig(sandboxConfig());
     m_agent->loadHistory(messages);
     loadUsage();
     // What the person undid from the command line or before a restart, for the next message.
@@ -388,6 +396,8 @@ void ConversationController::onSessionFinished(const ExecutionResult &result)
     if (m_tellAgent)
         m_agent->notePersonRun(m_personCode, result);
     Q_EMIT personRunFinished(result);
+    restartOnEnvironment();
+    m_environment->refresh();
 }
 
 void ConversationController::stop()
@@ -419,8 +429,8 @@ void ConversationController::applySettings(const AppSettings &settings)
     m_settings = settings;
     m_client->setConfig(m_settings.clientConfig());
     m_agent->setOptions(m_settings.agentOptions());
-    const SandboxConfig sandbox
-        = m_settings.sandboxConfig(m_conversationId, m_workspace, !m_ownsWorkspace);
+    m_environment->setSettings(m_settings);
+    const SandboxConfig sandbox = sandboxConfig();
     const bool containerChanged = sandbox.needsNewContainer(m_session->config());
     m_session->setConfig(sandbox);
     if (containerChanged && !isBusy()) {

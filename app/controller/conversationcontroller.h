@@ -18,6 +18,7 @@ namespace Sandcastle {
 class Agent;
 class ChatClient;
 class CheckpointQueue;
+class ProjectEnvironment;
 class ConversationRecorder;
 class ConversationStore;
 struct ConversationInfo;
@@ -51,6 +52,8 @@ public:
     // The current conversation's checkpoints (a step before and after each agent turn and each
     // run of the person's), on their own thread.
     CheckpointQueue *checkpoints() const { return m_checkpoints; }
+    // The folder's environment: the image the sandbox runs on, its builds and approvals.
+    ProjectEnvironment *environment() const { return m_environment; }
     const AppSettings &settings() const { return m_settings; }
 
     QString conversationId() const { return m_conversationId; }
@@ -137,6 +140,9 @@ Q_SIGNALS:
     void checkpointProblem(const QString &message);
     // The idle sandbox was restarted because its limits changed.
     void sandboxRestarted();
+    // The sandbox moved to the folder's environment `image`; `rebuilt`: after a build, so the
+    // Python session's variables are gone.
+    void environmentRestarted(const QString &image, bool rebuilt);
     // A deletion ended: `note` says what was left (a container the engine could not remove).
     void deleteFinished(const QString &conversationId, bool ok, const QString &note);
 
@@ -149,6 +155,11 @@ private:
     void rememberLast();
     void onSessionFinished(const ExecutionResult &result);
     void startPersonRun();
+    void bindEnvironment();
+    void onEnvironmentImage(const QString &image, const QString &packages, bool rebuilt);
+    void restartOnEnvironment();
+    // The sandbox config for the current conversation, on the folder environment's image.
+    SandboxConfig sandboxConfig() const;
     void finishCheckpointAction(const Result<Checkpoint> &step,
                                 const QList<CheckpointChange> &changes,
                                 const QString &what);
@@ -161,6 +172,7 @@ private:
     Agent *m_agent = nullptr;
     ConversationRecorder *m_recorder = nullptr;
     CheckpointQueue *m_checkpoints = nullptr;
+    ProjectEnvironment *m_environment = nullptr;
 
     QString m_conversationId;
     QString m_title;
@@ -174,6 +186,9 @@ private:
     bool m_checkpointBusy = false; // an undo or restore is under way
     bool m_personShell = false;
     bool m_tellAgent = true;
+    // The environment's image changed while code ran: the sandbox moves when the run is over.
+    bool m_restartWhenIdle = false;
+    bool m_restartRebuilt = false;
     QString m_personCode;
     UsageTotals m_usage;
 };
