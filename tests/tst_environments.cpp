@@ -6,6 +6,7 @@
 #include <support/clirunner.h>
 #include <support/dockercheck.h>
 #include <support/personsfolder.h>
+#include <support/probewheel.h>
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -98,30 +99,8 @@ private Q_SLOTS:
     {
         SANDCASTLE_REQUIRE_DOCKER();
         // The probe wheel, made by the image's own Python (no pip, no network).
-        const SandboxConfig config = SandboxConfig::fromEnvironment();
-        const ContainerEngine engine(config.engine);
-        const QString script = QFINDTESTDATA("support/probewheel.py");
-        QVERIFY(!script.isEmpty());
-        const ContainerEngine::Output out
-            = engine.run({QStringLiteral("run"),
-                          QStringLiteral("--rm"),
-                          QStringLiteral("--network"),
-                          QStringLiteral("none"),
-                          QStringLiteral("--user"),
-                          QStringLiteral("0"),
-                          QStringLiteral("-v"),
-                          script + QStringLiteral(":/probewheel.py:ro"),
-                          QStringLiteral("-v"),
-                          m_wheelhouse.path() + QStringLiteral(":/out"),
-                          QStringLiteral("--entrypoint"),
-                          QStringLiteral("python3"),
-                          config.image,
-                          QStringLiteral("/probewheel.py"),
-                          QStringLiteral("/out")},
-                         120000);
-        QVERIFY2(out.exitCode == 0, out.stderrData.constData());
-        QVERIFY(QFileInfo::exists(
-            m_wheelhouse.filePath(QStringLiteral("sandcastle_probe-1.0-py3-none-any.whl"))));
+        const QString problem = Testing::makeProbeWheel(m_wheelhouse.path());
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
     void cleanupTestCase()
@@ -297,8 +276,8 @@ private Q_SLOTS:
         const nlohmann::json built = nlohmann::json::parse(run.out.toStdString(), nullptr, false);
         QVERIFY(built.is_object());
         const QString tag = QString::fromStdString(built.value("image", std::string()));
-        m_tags.append(tag);
         QVERIFY(tag.startsWith(QStringLiteral("sandcastle-env:")));
+        m_tags.append(tag);
 
         run = sandcastle(
             {QStringLiteral("exec"), QStringLiteral("--workspace"), dir, QStringLiteral("-")},

@@ -3,6 +3,7 @@
 #include <app/agent/unifieddiff.h>
 #include <sandbox/pathguard.h>
 
+#include <QDir>
 #include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
@@ -399,6 +400,8 @@ Result<EnvironmentSpec> ProjectEnvironment::writeFiles(const QByteArray &require
 {
     // Through PathGuard: a requirements.txt the code replaced by a link is refused, never
     // followed. New files get the folder's owner (root writes into a person's folder).
+    // A conversation's own workspace is made when its sandbox first starts: perhaps not yet.
+    QDir().mkpath(m_workspace);
     struct stat folder
     {
     };
