@@ -103,13 +103,7 @@ private Q_SLOTS:
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
-    void cleanupTestCase()
-    {
-        if (m_tags.isEmpty())
-            return;
-        const ContainerEngine engine(SandboxConfig::fromEnvironment().engine);
-        engine.run(QStringList{QStringLiteral("image"), QStringLiteral("rm")} + m_tags, 60000);
-    }
+    void cleanupTestCase() { Testing::removeEnvironmentImages(m_tags); }
 
     void aProjectBuildsOnceIsFoundAgainAndRunsWithoutNetwork()
     {

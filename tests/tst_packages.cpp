@@ -105,13 +105,7 @@ private Q_SLOTS:
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
-    void cleanupTestCase()
-    {
-        if (m_tags.isEmpty())
-            return;
-        const ContainerEngine engine(SandboxConfig::fromEnvironment().engine);
-        engine.run(QStringList{QStringLiteral("image"), QStringLiteral("rm")} + m_tags, 60000);
-    }
+    void cleanupTestCase() { Testing::removeEnvironmentImages(m_tags); }
 
     void anExcelFileAModelAndAChartInTheDefaultImage()
     {
@@ -136,25 +130,13 @@ private Q_SLOTS:
         server.enqueueText(QStringLiteral("y = 2x + 1."));
         ConversationController controller(settingsFor(server));
         // The person's spreadsheet, made with openpyxl in a throwaway container, then uploaded.
-        const ContainerEngine engine(controller.settings().engine);
-        const ContainerEngine::Output made = engine.run(
-            {QStringLiteral("run"),
-             QStringLiteral("--rm"),
-             QStringLiteral("--network"),
-             QStringLiteral("none"),
-             QStringLiteral("--user"),
-             QStringLiteral("0"),
-             QStringLiteral("-v"),
-             upload.path() + QStringLiteral(":/out"),
-             QStringLiteral("--entrypoint"),
-             QStringLiteral("python3"),
-             controller.settings().image,
-             QStringLiteral("-c"),
+        const ContainerEngine::Output made = Testing::pythonInImage(
+            {upload.path() + QStringLiteral(":/out")},
+            {QStringLiteral("-c"),
              QStringLiteral("import openpyxl\nwb = openpyxl.Workbook()\nws = wb.active\n"
                             "ws.append(['x', 'y'])\n"
                             "for x in range(10): ws.append([x, 2 * x + 1])\n"
-                            "wb.save('/out/sales.xlsx')\n")},
-            120000);
+                            "wb.save('/out/sales.xlsx')\n")});
         QVERIFY2(made.exitCode == 0, made.stderrData.constData());
         QDir().mkpath(controller.workspace());
         const Result<QString> uploaded = FileTools::upload(
