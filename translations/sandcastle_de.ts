@@ -480,6 +480,79 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
     </message>
 </context>
 <context>
+    <name>Sandcastle::EnvironmentBar</name>
+    <message>
+        <source>Show changes</source>
+        <translation>Änderungen zeigen</translation>
+    </message>
+    <message>
+        <source>Cancel build</source>
+        <translation>Bau abbrechen</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>Schritt %1 von %2</translation>
+    </message>
+    <message>
+        <source>pip: %1</source>
+        <translation>pip: %1</translation>
+    </message>
+    <message>
+        <source>apt: %1</source>
+        <translation>apt: %1</translation>
+    </message>
+    <message>
+        <source>The agent asks to install %1.
+Its reason: %2
+They are added to the project&apos;s requirements.txt / apt.txt and the environment is rebuilt; the build uses the network, the runs stay offline, and the Python session restarts.</source>
+        <translation>Der Agent möchte %1 installieren.
+Seine Begründung: %2
+Sie werden in requirements.txt / apt.txt des Projekts eingetragen und die Umgebung wird neu gebaut; der Bau nutzt das Netzwerk, die Läufe bleiben offline, und die Python-Sitzung startet neu.</translation>
+    </message>
+    <message>
+        <source>Install</source>
+        <translation>Installieren</translation>
+    </message>
+    <message>
+        <source>Decline</source>
+        <translation>Ablehnen</translation>
+    </message>
+    <message>
+        <source>This folder&apos;s requirements.txt / apt.txt ask for packages that are not built: %1.
+Building the environment uses the network; the runs stay offline, and the Python session restarts on it.</source>
+        <translation>requirements.txt / apt.txt dieses Ordners verlangen Pakete, die noch nicht gebaut sind: %1.
+Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Python-Sitzung startet darauf neu.</translation>
+    </message>
+    <message>
+        <source>Build environment</source>
+        <translation>Umgebung bauen</translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation>Nicht jetzt</translation>
+    </message>
+    <message>
+        <source>Check these lines, which reach beyond the package index: %1</source>
+        <translation>Prüfen Sie diese Zeilen, die über den Paketindex hinausgreifen: %1</translation>
+    </message>
+    <message>
+        <source>Building the environment… (the log is in the console)</source>
+        <translation>Die Umgebung wird gebaut… (das Protokoll steht in der Konsole)</translation>
+    </message>
+    <message>
+        <source>Show log</source>
+        <translation>Protokoll zeigen</translation>
+    </message>
+    <message>
+        <source>The environment was not built. %1</source>
+        <translation>Die Umgebung wurde nicht gebaut. %1</translation>
+    </message>
+</context>
+<context>
     <name>Sandcastle::FilesPane</name>
     <message>
         <source>Files</source>
@@ -818,6 +891,22 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
     <message>
         <source>No changes recorded in this conversation yet.</source>
         <translation>In dieser Unterhaltung sind noch keine Änderungen aufgezeichnet.</translation>
+    </message>
+    <message>
+        <source>Building the environment</source>
+        <translation>Bau der Umgebung</translation>
+    </message>
+    <message>
+        <source>The environment was not built: %1</source>
+        <translation>Die Umgebung wurde nicht gebaut: %1</translation>
+    </message>
+    <message>
+        <source>The sandbox now runs on the environment %1; the Python session restarted, so variables from before are gone.</source>
+        <translation>Die Sandbox läuft jetzt auf der Umgebung %1; die Python-Sitzung wurde neu gestartet, Variablen von vorher sind verloren.</translation>
+    </message>
+    <message>
+        <source>Sandbox: building environment…</source>
+        <translation>Sandbox: Umgebung wird gebaut…</translation>
     </message>
 </context>
 <context>

@@ -480,6 +480,79 @@ dernière modification %2 · %n messages</numerusform>
     </message>
 </context>
 <context>
+    <name>Sandcastle::EnvironmentBar</name>
+    <message>
+        <source>Show changes</source>
+        <translation>Voir les changements</translation>
+    </message>
+    <message>
+        <source>Cancel build</source>
+        <translation>Annuler la construction</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>Fermer</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>Étape %1 sur %2</translation>
+    </message>
+    <message>
+        <source>pip: %1</source>
+        <translation>pip : %1</translation>
+    </message>
+    <message>
+        <source>apt: %1</source>
+        <translation>apt : %1</translation>
+    </message>
+    <message>
+        <source>The agent asks to install %1.
+Its reason: %2
+They are added to the project&apos;s requirements.txt / apt.txt and the environment is rebuilt; the build uses the network, the runs stay offline, and the Python session restarts.</source>
+        <translation>L’agent demande à installer %1.
+Sa raison : %2
+Ils sont ajoutés aux fichiers requirements.txt / apt.txt du projet et l’environnement est reconstruit ; la construction utilise le réseau, les exécutions restent hors ligne, et la session Python redémarre.</translation>
+    </message>
+    <message>
+        <source>Install</source>
+        <translation>Installer</translation>
+    </message>
+    <message>
+        <source>Decline</source>
+        <translation>Refuser</translation>
+    </message>
+    <message>
+        <source>This folder&apos;s requirements.txt / apt.txt ask for packages that are not built: %1.
+Building the environment uses the network; the runs stay offline, and the Python session restarts on it.</source>
+        <translation>Les fichiers requirements.txt / apt.txt de ce dossier demandent des paquets qui ne sont pas construits : %1.
+La construction de l’environnement utilise le réseau ; les exécutions restent hors ligne, et la session Python y redémarre.</translation>
+    </message>
+    <message>
+        <source>Build environment</source>
+        <translation>Construire l’environnement</translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation>Pas maintenant</translation>
+    </message>
+    <message>
+        <source>Check these lines, which reach beyond the package index: %1</source>
+        <translation>Vérifiez ces lignes, qui vont au-delà de l’index des paquets : %1</translation>
+    </message>
+    <message>
+        <source>Building the environment… (the log is in the console)</source>
+        <translation>Construction de l’environnement… (le journal est dans la console)</translation>
+    </message>
+    <message>
+        <source>Show log</source>
+        <translation>Voir le journal</translation>
+    </message>
+    <message>
+        <source>The environment was not built. %1</source>
+        <translation>L’environnement n’a pas été construit. %1</translation>
+    </message>
+</context>
+<context>
     <name>Sandcastle::FilesPane</name>
     <message>
         <source>Files</source>
@@ -818,6 +891,22 @@ dernière modification %2 · %n messages</numerusform>
     <message>
         <source>No changes recorded in this conversation yet.</source>
         <translation>Aucune modification enregistrée dans cette conversation pour l’instant.</translation>
+    </message>
+    <message>
+        <source>Building the environment</source>
+        <translation>Construction de l’environnement</translation>
+    </message>
+    <message>
+        <source>The environment was not built: %1</source>
+        <translation>L’environnement n’a pas été construit : %1</translation>
+    </message>
+    <message>
+        <source>The sandbox now runs on the environment %1; the Python session restarted, so variables from before are gone.</source>
+        <translation>Le bac à sable tourne maintenant sur l’environnement %1 ; la session Python a redémarré, les variables d’avant sont perdues.</translation>
+    </message>
+    <message>
+        <source>Sandbox: building environment…</source>
+        <translation>Bac à sable : construction de l’environnement…</translation>
     </message>
 </context>
 <context>
