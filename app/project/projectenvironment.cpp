@@ -41,6 +41,14 @@ ProjectEnvironment::ProjectEnvironment(QObject *parent)
 
 ProjectEnvironment::~ProjectEnvironment()
 {
+    // A label lookup still under way ends with the conversation (builds end in their own
+    // destructors, which cancel them).
+    const QList<QProcess *> lookups = findChildren<QProcess *>(Qt::FindDirectChildrenOnly);
+    for (QProcess *lookup : lookups) {
+        lookup->disconnect(this);
+        lookup->kill();
+        lookup->waitForFinished(2000);
+    }
     if (m_installDone)
         std::exchange(m_installDone, nullptr)(
             Result<QString>::failure(QStringLiteral("the conversation was closed")));
