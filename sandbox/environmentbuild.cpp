@@ -121,7 +121,7 @@ QByteArray EnvironmentBuild::dockerfile(const QString &baseImageId,
     if (!spec.requirementLines().isEmpty()) {
         QString pip = QStringLiteral(
             "RUN python3 -m pip install --break-system-packages --no-cache-dir "
-            "--root-user-action=ignore --disable-pip-version-check --progress-bar off "
+            "--root-user-action=ignore --disable-pip-version-check --progress-bar off --no-color "
             "--timeout 30 --retries 2");
         // Offline: only the wheelhouse, and source packages built with the image's setuptools
         // (an isolated build would fetch its own from an index).
@@ -308,7 +308,7 @@ void EnvironmentBuild::onBuilt(int exitCode)
         return;
     }
     if (exitCode != 0) {
-        fail(QStringLiteral("the environment build failed:\n")
+        fail(failureSummary(m_tail, m_step) + QLatin1Char('\n')
              + m_tail.mid(qMax(0, m_tail.size() - 15)).join(QLatin1Char('\n')));
         return;
     }
@@ -416,12 +416,38 @@ void EnvironmentBuild::runStep(const QStringList &args,
     process->closeWriteChannel();
 }
 
-void EnvironmentBuild::streamLine(const QString &line)
+QString EnvironmentBuild::failureSummary(const QStringList &tail, const QString &step)
 {
+    // pip says "ERROR: …", apt "E: …": the last such line is the reason, in the installer's
+    // own words.
+    QString reason;
+    for (const QString &line : tail) {
+        if (line.startsWith(QLatin1String("ERROR: ")) || line.startsWith(QLatin1String("E: ")))
+            reason = line;
+    }
+    QString summary = QStringLiteral("the environment build failed");
+    if (!step.isEmpty())
+        summary += QStringLiteral(" at %1").arg(step);
+    return reason.isEmpty() ? summary : summary + QStringLiteral(": ") + reason;
+}
+
+void EnvironmentBuild::streamLine(const QString &raw)
+{
+    // pip and apt colour their errors: the log, the console and the messages get plain text.
+    static const QRegularExpression csi(QStringLiteral("\x1b\\[[0-9;?]*[ -/]*[@-~]"));
+    QString line = raw;
+    line.remove(csi);
     static const QRegularExpression step(QStringLiteral("^Step (\\d+)/(\\d+) : (.*)$"));
     const QRegularExpressionMatch match = step.match(line);
-    if (match.hasMatch())
-        emit progress(match.captured(1).toInt(), match.captured(2).toInt(), match.captured(3));
+    if (match.hasMatch()) {
+        const QString instruction = match.captured(3);
+        m_step = QStringLiteral("step %1/%2 (%3)")
+                     .arg(match.captured(1),
+                          match.captured(2),
+                          instruction.size() > 40 ? instruction.left(40) + QStringLiteral("…")
+                                                  : instruction);
+        emit progress(match.captured(1).toInt(), match.captured(2).toInt(), instruction);
+    }
     m_tail.append(line);
     if (m_tail.size() > kTailLines)
         m_tail.removeFirst();

@@ -74,6 +74,10 @@ public:
     static QByteArray
     dockerfile(const QString &baseImageId, const EnvironmentSpec &spec, bool withWheelhouse);
 
+    // The first line of a failed build's message: where it stopped and the installer's error
+    // ("… at step 7/12 (RUN python3 -m pip install …): ERROR: No matching distribution …").
+    static QString failureSummary(const QStringList &tail, const QString &step);
+
 signals:
     void output(const QString &text);
     // "Step 2/6 : RUN …" of the build, for a progress bar.
@@ -103,6 +107,7 @@ private:
     QElapsedTimer m_clock;
     QByteArray m_pending; // a partial line of build output
     QStringList m_tail;   // the last lines, quoted when the build fails
+    QString m_step;       // the step under way, for the failure's summary
     bool m_running = false;
     bool m_timedOut = false;
     bool m_cancelled = false;

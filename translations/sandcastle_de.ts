@@ -548,8 +548,16 @@ Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Pyt
         <translation>Protokoll zeigen</translation>
     </message>
     <message>
-        <source>The environment was not built. %1</source>
-        <translation>Die Umgebung wurde nicht gebaut. %1</translation>
+        <source>Hide log</source>
+        <translation>Protokoll ausblenden</translation>
+    </message>
+    <message>
+        <source>Hide changes</source>
+        <translation>Änderungen ausblenden</translation>
+    </message>
+    <message>
+        <source>The environment was not built: %1</source>
+        <translation>Die Umgebung wurde nicht gebaut: %1</translation>
     </message>
 </context>
 <context>

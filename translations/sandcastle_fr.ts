@@ -548,8 +548,16 @@ La construction de l’environnement utilise le réseau ; les exécutions resten
         <translation>Voir le journal</translation>
     </message>
     <message>
-        <source>The environment was not built. %1</source>
-        <translation>L’environnement n’a pas été construit. %1</translation>
+        <source>Hide log</source>
+        <translation>Masquer le journal</translation>
+    </message>
+    <message>
+        <source>Hide changes</source>
+        <translation>Masquer les changements</translation>
+    </message>
+    <message>
+        <source>The environment was not built: %1</source>
+        <translation>L’environnement n’a pas été construit : %1</translation>
     </message>
 </context>
 <context>

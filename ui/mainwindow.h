@@ -3,6 +3,7 @@
 #include <app/appsettings.h>
 #include <app/llm/localservers.h>
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QMainWindow>
 
@@ -133,6 +134,7 @@ private:
     QSystemTrayIcon *m_tray = nullptr;
     QFrame *m_approvalBar = nullptr;
     EnvironmentBar *m_environmentBar = nullptr;
+    QElapsedTimer m_buildClock;
     bool m_buildInConsole = false; // an environment build is the console's current run
 };
 

@@ -23,6 +23,7 @@ void MainWindow::bindEnvironment()
             [this](ProjectEnvironment::State state) {
                 if (state == ProjectEnvironment::State::Building && !m_buildInConsole) {
                     m_buildInConsole = true;
+                    m_buildClock.start();
                     m_console->beginRun(tr("Building the environment"));
                 }
             });
@@ -40,6 +41,7 @@ void MainWindow::bindEnvironment()
                         = ok ? ExecutionResult::Status::Ok : ExecutionResult::Status::Error;
                     result.exitCode = ok ? 0 : 1;
                     result.error = ok ? QString() : message;
+                    result.durationMs = m_buildClock.elapsed();
                     m_console->endRun(result);
                 }
                 if (!ok)

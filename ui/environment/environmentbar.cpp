@@ -17,7 +17,7 @@ EnvironmentBar::EnvironmentBar(QWidget *parent)
     , m_details(new QPlainTextEdit(this))
     , m_approve(new QPushButton(this))
     , m_decline(new QPushButton(this))
-    , m_toggleDetails(new QPushButton(tr("Show changes"), this))
+    , m_toggleDetails(new QPushButton(this))
     , m_cancel(new QPushButton(tr("Cancel build"), this))
     , m_dismiss(new QPushButton(tr("Dismiss"), this))
 {
@@ -52,6 +52,7 @@ EnvironmentBar::EnvironmentBar(QWidget *parent)
 
     connect(m_toggleDetails, &QPushButton::clicked, this, [this] {
         m_details->setVisible(!m_details->isVisible());
+        nameDetails();
     });
     connect(m_approve, &QPushButton::clicked, this, [this] {
         if (m_environment)
@@ -106,11 +107,20 @@ void EnvironmentBar::setEnvironment(ProjectEnvironment *environment)
     connect(environment, &ProjectEnvironment::buildFinished, this, &EnvironmentBar::showFinished);
 }
 
-void EnvironmentBar::showDetails(const QString &text)
+void EnvironmentBar::showDetails(const QString &text, bool log)
 {
+    m_detailsAreLog = log;
     m_details->setPlainText(text);
     m_details->hide();
-    m_toggleDetails->setVisible(!text.isEmpty());
+    m_toggleDetails->setVisible(!text.isEmpty() || log);
+    nameDetails();
+}
+
+void EnvironmentBar::nameDetails()
+{
+    const bool shown = m_details->isVisible();
+    m_toggleDetails->setText(m_detailsAreLog ? (shown ? tr("Hide log") : tr("Show log"))
+                                             : (shown ? tr("Hide changes") : tr("Show changes")));
 }
 
 void EnvironmentBar::showApproval(const ProjectEnvironment::Approval &approval)
@@ -141,8 +151,7 @@ void EnvironmentBar::showApproval(const ProjectEnvironment::Approval &approval)
                 + tr("Check these lines, which reach beyond the package index: %1")
                       .arg(approval.concerns.join(QStringLiteral("; ")));
     m_text->setText(text);
-    showDetails(approval.diff);
-    m_toggleDetails->setText(tr("Show changes"));
+    showDetails(approval.diff, false);
     m_progress->hide();
     m_cancel->hide();
     m_dismiss->hide();
@@ -154,10 +163,7 @@ void EnvironmentBar::showApproval(const ProjectEnvironment::Approval &approval)
 void EnvironmentBar::showBuilding()
 {
     m_text->setText(tr("Building the environment… (the log is in the console)"));
-    m_details->clear();
-    m_details->hide();
-    m_toggleDetails->setText(tr("Show log"));
-    m_toggleDetails->show();
+    showDetails(QString(), true);
     m_progress->setRange(0, 0); // busy until the first step
     m_progress->show();
     m_cancel->show();
@@ -177,8 +183,18 @@ void EnvironmentBar::showFinished(bool ok, const QString &message)
         hide();
         return;
     }
-    m_text->setText(tr("The environment was not built. %1").arg(message));
-    m_toggleDetails->setVisible(!m_details->toPlainText().isEmpty());
+    // The reason and where things stand; the installer's output is behind Show log.
+    const QStringList lines = message.split(QLatin1Char('\n'));
+    QStringList shown{lines.value(0)};
+    for (const QString &line : lines.mid(1)) {
+        if (line.startsWith(QLatin1String("(the whole log"))
+            || line.startsWith(QLatin1String("The sandbox keeps")))
+            shown << line;
+    }
+    m_text->setText(tr("The environment was not built: %1").arg(shown.join(QLatin1Char('\n'))));
+    if (m_details->toPlainText().isEmpty())
+        showDetails(message, true);
+    m_toggleDetails->setVisible(true);
     m_dismiss->show();
     show();
 }

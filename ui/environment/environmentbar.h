@@ -30,7 +30,9 @@ private:
     void showApproval(const ProjectEnvironment::Approval &approval);
     void showBuilding();
     void showFinished(bool ok, const QString &message);
-    void showDetails(const QString &text);
+    // The text behind the toggle: the diff of an approval, or a build's log.
+    void showDetails(const QString &text, bool log);
+    void nameDetails();
 
     ProjectEnvironment *m_environment = nullptr;
     QLabel *m_text;
@@ -41,6 +43,7 @@ private:
     QPushButton *m_toggleDetails;
     QPushButton *m_cancel;
     QPushButton *m_dismiss;
+    bool m_detailsAreLog = false;
 };
 
 } // namespace Sandcastle
