@@ -76,6 +76,9 @@ private Q_SLOTS:
         dialog.findChild<QDoubleSpinBox *>(QStringLiteral("cpus"))->setValue(0.5);
         dialog.findChild<QSpinBox *>(QStringLiteral("outputCap"))->setValue(8);
         dialog.findChild<QSpinBox *>(QStringLiteral("workspaceQuota"))->setValue(300);
+        dialog.findChild<QLineEdit *>(QStringLiteral("wheelhouse"))
+            ->setText(QStringLiteral(" /srv/wheels "));
+        dialog.findChild<QSpinBox *>(QStringLiteral("buildLimit"))->setValue(5);
         dialog.accept();
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
         QCOMPARE(dialog.settings().apiKey, QStringLiteral("sk-typed-secret"));
@@ -94,6 +97,13 @@ private Q_SLOTS:
         QVERIFY(text.contains("cpus=0.5"));
         QVERIFY(text.contains("outputCapMb=8"));
         QVERIFY(text.contains("workspaceQuotaMb=300"));
+        // A project environment's build: the wheelhouse and the time limit.
+        const EnvironmentRequest request
+            = dialog.settings().environmentRequest(m_dir.path(), EnvironmentSpec(), true);
+        QCOMPARE(request.wheelhouse, QStringLiteral("/srv/wheels"));
+        QCOMPARE(request.timeoutMs, 5 * 60 * 1000);
+        QVERIFY(text.contains("wheelhouse=/srv/wheels"));
+        QVERIFY(text.contains("buildTimeoutS=300"));
     }
 };
 

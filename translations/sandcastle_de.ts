@@ -1135,6 +1135,30 @@ Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Pyt
         <source>Workspace quota</source>
         <translation>Kontingent des Arbeitsbereichs</translation>
     </message>
+    <message>
+        <source>none: the package index, during the build only</source>
+        <translation>keins: der Paketindex, nur während des Baus</translation>
+    </message>
+    <message>
+        <source>A folder of wheels that a project&apos;s environment installs from alone (pip --no-index --find-links), for a machine without a package index</source>
+        <translation>Ein Ordner mit Wheels, aus dem die Umgebung eines Projekts allein installiert (pip --no-index --find-links), für einen Rechner ohne Paketindex</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> Min.</translation>
+    </message>
+    <message>
+        <source>A project environment&apos;s build is stopped past this, its log kept</source>
+        <translation>Der Bau einer Projektumgebung wird danach gestoppt, sein Protokoll bleibt erhalten</translation>
+    </message>
+    <message>
+        <source>Wheelhouse</source>
+        <translation>Wheelhouse</translation>
+    </message>
+    <message>
+        <source>Environment build limit</source>
+        <translation>Zeitlimit für den Umgebungsbau</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::ShortcutsDialog</name>

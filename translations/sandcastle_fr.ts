@@ -1135,6 +1135,30 @@ La construction de l’environnement utilise le réseau ; les exécutions resten
         <source>Workspace quota</source>
         <translation>Quota de l&apos;espace de travail</translation>
     </message>
+    <message>
+        <source>none: the package index, during the build only</source>
+        <translation>aucun : l’index des paquets, pendant la construction seulement</translation>
+    </message>
+    <message>
+        <source>A folder of wheels that a project&apos;s environment installs from alone (pip --no-index --find-links), for a machine without a package index</source>
+        <translation>Un dossier de wheels depuis lequel l’environnement d’un projet s’installe seul (pip --no-index --find-links), pour une machine sans index de paquets</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> min</translation>
+    </message>
+    <message>
+        <source>A project environment&apos;s build is stopped past this, its log kept</source>
+        <translation>La construction d’un environnement de projet est arrêtée au-delà, son journal est conservé</translation>
+    </message>
+    <message>
+        <source>Wheelhouse</source>
+        <translation>Wheelhouse</translation>
+    </message>
+    <message>
+        <source>Environment build limit</source>
+        <translation>Limite de construction de l’environnement</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::ShortcutsDialog</name>

@@ -35,6 +35,8 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     , m_cpus(new QDoubleSpinBox(this))
     , m_outputCap(new QSpinBox(this))
     , m_workspaceQuota(new QSpinBox(this))
+    , m_wheelhouse(new QLineEdit(this))
+    , m_buildLimit(new QSpinBox(this))
     , m_network(
           new QCheckBox(tr("Allow network access (off keeps code from reaching anything)"), this))
     , m_gvisor(new QCheckBox(tr("Run under gVisor (runsc) for a stronger boundary"), this))
@@ -118,6 +120,18 @@ void SettingsDialog::setUpRunFields(const AppSettings &settings)
     m_workspaceQuota->setValue(settings.workspaceQuotaMb);
     m_workspaceQuota->setToolTip(
         tr("A run that fills the conversation's workspace past this is stopped"));
+    m_wheelhouse->setObjectName(QStringLiteral("wheelhouse"));
+    m_wheelhouse->setText(settings.wheelhouse);
+    m_wheelhouse->setPlaceholderText(tr("none: the package index, during the build only"));
+    m_wheelhouse->setToolTip(tr("A folder of wheels that a project's environment installs from "
+                                "alone (pip --no-index --find-links), for a machine without a "
+                                "package index"));
+    m_buildLimit->setObjectName(QStringLiteral("buildLimit"));
+    m_buildLimit->setRange(1, 24 * 60);
+    m_buildLimit->setSuffix(tr(" min"));
+    m_buildLimit->setValue(std::max(1, settings.environmentTimeoutS / 60));
+    m_buildLimit->setToolTip(
+        tr("A project environment's build is stopped past this, its log kept"));
     m_network->setObjectName(QStringLiteral("networkBox"));
     m_network->setChecked(settings.network);
     m_gvisor->setChecked(settings.runtime == QLatin1String("runsc"));
@@ -195,6 +209,8 @@ QDialogButtonBox *SettingsDialog::layOut(QPushButton *refresh)
     form->addRow(tr("Sandbox CPUs"), m_cpus);
     form->addRow(tr("Output cap per run"), m_outputCap);
     form->addRow(tr("Workspace quota"), m_workspaceQuota);
+    form->addRow(tr("Wheelhouse"), m_wheelhouse);
+    form->addRow(tr("Environment build limit"), m_buildLimit);
     form->addRow(QString(), m_network);
     form->addRow(QString(), m_gvisor);
     form->addRow(QString(), m_fresh);
@@ -267,6 +283,9 @@ AppSettings SettingsDialog::settings() const
     s.cpus = m_cpus->value();
     s.outputCapMb = m_outputCap->value();
     s.workspaceQuotaMb = m_workspaceQuota->value();
+    s.wheelhouse = m_wheelhouse->text().trimmed();
+    if (m_buildLimit->value() != std::max(1, m_settings.environmentTimeoutS / 60))
+        s.environmentTimeoutS = m_buildLimit->value() * 60;
     s.network = m_network->isChecked();
     s.runtime = m_gvisor->isChecked() ? QStringLiteral("runsc") : QString();
     s.fresh = m_fresh->isChecked();

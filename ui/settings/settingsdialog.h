@@ -68,6 +68,8 @@ private:
     QDoubleSpinBox *m_cpus = nullptr;
     QSpinBox *m_outputCap = nullptr;
     QSpinBox *m_workspaceQuota = nullptr;
+    QLineEdit *m_wheelhouse = nullptr;
+    QSpinBox *m_buildLimit = nullptr;
     QCheckBox *m_network = nullptr;
     QCheckBox *m_gvisor = nullptr;
     QCheckBox *m_fresh = nullptr;
