@@ -184,8 +184,7 @@ QString projectImage(const AppSettings &settings, const QString &workspace)
     const Result<EnvironmentImage> found = waitFor(lookup, false);
     if (found && found.value().origin == EnvironmentImage::Origin::Reused)
         return found.value().tag;
-    const QString fallback
-        = EnvironmentRecord::load(settings.dataDir, workspace).imageOr(settings.image);
+    QString fallback = EnvironmentRecord::load(settings.dataDir, workspace).imageOr(settings.image);
     writeErr(QStringLiteral("sandcastle: the project's environment (requirements.txt, apt.txt) is "
                             "not built; using %1 (build it with: sandcastle env build --workspace "
                             "%2)\n")

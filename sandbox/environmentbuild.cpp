@@ -371,7 +371,7 @@ void EnvironmentBuild::label(const QByteArray &summary)
 void EnvironmentBuild::runStep(const QStringList &args,
                                const QByteArray &input,
                                bool stream,
-                               Then then)
+                               const Then &then)
 {
     m_process = std::make_unique<QProcess>();
     QProcess *process = m_process.get();
@@ -400,11 +400,12 @@ void EnvironmentBuild::runStep(const QStringList &args,
                 done->deleteLater();
                 then(status == QProcess::NormalExit ? exitCode : -1, out);
             });
-    connect(process, &QProcess::errorOccurred, this, [this, process](QProcess::ProcessError error) {
+    connect(process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error != QProcess::FailedToStart)
             return;
-        m_process.release();
-        process->deleteLater();
+        // The process is deleted later, not by the pointer that held it.
+        QProcess *failed = m_process.release();
+        failed->deleteLater();
         fail(QStringLiteral("could not start '%1'").arg(m_request.engine));
     });
     const QStringList global = m_request.context.isEmpty()
@@ -431,11 +432,11 @@ QString EnvironmentBuild::failureSummary(const QStringList &tail, const QString 
     return reason.isEmpty() ? summary : summary + QStringLiteral(": ") + reason;
 }
 
-void EnvironmentBuild::streamLine(const QString &raw)
+void EnvironmentBuild::streamLine(const QString &text)
 {
     // pip and apt colour their errors: the log, the console and the messages get plain text.
     static const QRegularExpression csi(QStringLiteral("\x1b\\[[0-9;?]*[ -/]*[@-~]"));
-    QString line = raw;
+    QString line = text;
     line.remove(csi);
     static const QRegularExpression step(QStringLiteral("^Step (\\d+)/(\\d+) : (.*)$"));
     const QRegularExpressionMatch match = step.match(line);

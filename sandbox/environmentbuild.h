@@ -86,14 +86,14 @@ signals:
 
 private:
     using Then = std::function<void(int exitCode, const QByteArray &out)>;
-    void runStep(const QStringList &args, const QByteArray &input, bool stream, Then then);
+    void runStep(const QStringList &args, const QByteArray &input, bool stream, const Then &then);
     void onBaseInspected(int exitCode, const QByteArray &out);
     void onTagInspected(int exitCode, const QByteArray &out);
     Result<bool> prepareContext();
     void startBuild();
     void onBuilt(int exitCode);
     void label(const QByteArray &summary);
-    void streamLine(const QString &line);
+    void streamLine(const QString &text);
     void finish(const Result<EnvironmentImage> &result);
     void fail(const QString &message);
 

@@ -105,9 +105,9 @@ void ConversationController::bindAgent()
             Q_EMIT agentError(code, message, worthAskingAgain(code));
         });
     connect(m_agent, &Agent::finished, this, [this] {
-        m_checkpoints->end();  // the state after the turn: what it changed
-        Q_EMIT usageChanged(); // the turn counter goes away
-        restartOnEnvironment(); // a build finished during the turn
+        m_checkpoints->end();     // the state after the turn: what it changed
+        Q_EMIT usageChanged();    // the turn counter goes away
+        restartOnEnvironment();   // a build finished during the turn
         m_environment->refresh(); // did the turn change requirements.txt or apt.txt?
     });
     // Newest first, message counts: read once the turn is on disk (reading sooner would wait
