@@ -6,6 +6,7 @@
 #include <app/appsettings.h>
 #include <app/controller/conversationcontroller.h>
 #include <app/llm/providers.h>
+#include <app/project/projectenvironment.h>
 #include <app/store/conversationrecorder.h>
 #include <app/store/conversationstore.h>
 #include <sandbox/containerengine.h>
@@ -137,6 +138,14 @@ int runChat(const QStringList &args)
     controller.recordModelSettings(); // what it was had with (never the key)
     const std::unique_ptr<ChatPrinter> printer = ChatPrinter::create(request.json, &controller);
     printer->conversationOpened(!request.conversationId.isEmpty());
+    // A folder whose environment is not built says so (there is no one here to approve a build).
+    QObject::connect(controller.environment(),
+                     &ProjectEnvironment::buildFinished,
+                     &controller,
+                     [](bool ok, const QString &message) {
+                         if (!ok)
+                             writeErr(QStringLiteral("sandcastle: ") + message + QLatin1Char('\n'));
+                     });
 
     ContainerEngine(settings.engine, settings.engineContext)
         .reapOrphans();  // left by a crashed run, if any

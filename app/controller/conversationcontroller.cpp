@@ -105,10 +105,11 @@ void ConversationController::bindAgent()
             Q_EMIT agentError(code, message, worthAskingAgain(code));
         });
     connect(m_agent, &Agent::finished, this, [this] {
-        m_checkpoints->end();     // the state after the turn: what it changed
-        Q_EMIT usageChanged();    // the turn counter goes away
-        restartOnEnvironment();   // a build finished during the turn
-        m_environment->refresh(); // did the turn change requirements.txt or apt.txt?
+        m_checkpoints->end();             // the state after the turn: what it changed
+        Q_EMIT usageChanged();            // the turn counter goes away
+        m_environment->withdrawInstall(); // a stopped turn's question goes with it
+        restartOnEnvironment();           // a build finished during the turn
+        m_environment->refresh();         // did the turn change requirements.txt or apt.txt?
     });
     // Newest first, message counts: read once the turn is on disk (reading sooner would wait
     // for the writer's fsync on this thread).

@@ -270,6 +270,16 @@ void ProjectEnvironment::decline()
         Result<QString>::failure(QStringLiteral("the person declined to install these packages")));
 }
 
+void ProjectEnvironment::withdrawInstall()
+{
+    if (!m_approval || m_approval->kind != Approval::Kind::Install)
+        return;
+    m_approval.reset();
+    m_pendingSpec.reset();
+    m_installDone = nullptr;
+    setState(m_record.image.isEmpty() ? State::Default : State::Ready);
+}
+
 void ProjectEnvironment::cancelBuild()
 {
     if (m_build)

@@ -57,6 +57,8 @@ public:
     void approve();
     void decline();
     void cancelBuild();
+    // The agent that asked to install is gone (stopped): its question is withdrawn unanswered.
+    void withdrawInstall();
     // Asks the person, adds `pip` and `apt` to the files, builds; `done` gets the image's
     // packages, or why not (declined, refused lines, a failed build with its log).
     void install(const QStringList &pip,
