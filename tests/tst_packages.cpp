@@ -245,6 +245,31 @@ private Q_SLOTS:
         controller.shutDown(ConversationController::ShutDownMode::Wait);
     }
 
+    void aStoppedTurnWithdrawsItsQuestion()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        server.enqueueToolCall(QStringLiteral("i1"),
+                               QStringLiteral("install_packages"),
+                               args({{"apt", {"jq"}}, {"reason", "json"}}));
+        ConversationController controller(settingsFor(server));
+        ProjectEnvironment *environment = controller.environment();
+        environment->setCanAsk(true);
+        QSignalSpy asked(environment, &ProjectEnvironment::approvalNeeded);
+        QSignalSpy finished(controller.agent(), &Agent::finished);
+        QVERIFY(controller.submitPrompt(QStringLiteral("Install jq")));
+        QVERIFY(asked.wait(60000));
+        controller.stop();
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 30000);
+        QCOMPARE(finished.first().at(0).toString(), QStringLiteral("stopped"));
+        QVERIFY(!environment->pendingApproval());
+        QCOMPARE(environment->state(), ProjectEnvironment::State::Default);
+        environment->approve(); // nothing waits any more: nothing is written or built
+        QCOMPARE(environment->state(), ProjectEnvironment::State::Default);
+        QVERIFY(!QFileInfo::exists(controller.workspace() + QStringLiteral("/apt.txt")));
+        controller.shutDown(ConversationController::ShutDownMode::Wait);
+    }
+
     void aRequirementsFileTheAgentWroteWaitsForThePerson()
     {
         FakeOpenAiServer server;
