@@ -11,6 +11,7 @@ namespace Sandcastle {
 namespace {
 
 constexpr int kTailLines = 40;
+constexpr qint64 kContextBytes = qint64(4) << 30; // the wheelhouse and local paths, in all
 const QString kContextRoot = QStringLiteral("/tmp/sandcastle-env");
 
 QString shellQuote(const QString &word)
@@ -21,20 +22,26 @@ QString shellQuote(const QString &word)
 }
 
 // Copies a file or a folder without following links (a link in a package folder could lead
-// anywhere on this machine; it is left out of the build).
-bool copyTree(const QString &from, const QString &to)
+// anywhere on this machine; it is left out of the build), regular files and folders only (a
+// FIFO would never end), within `budget` bytes: false when something cannot be copied or the
+// budget runs out.
+bool copyTree(const QString &from, const QString &to, qint64 &budget)
 {
     const QFileInfo info(from);
     if (info.isSymLink())
         return true;
-    if (info.isFile())
-        return QDir().mkpath(QFileInfo(to).path()) && QFile::copy(from, to);
-    if (!info.isDir() || !QDir().mkpath(to))
+    if (EnvironmentSpec::isRegularFile(from)) {
+        budget -= info.size();
+        return budget >= 0 && QDir().mkpath(QFileInfo(to).path()) && QFile::copy(from, to);
+    }
+    if (!info.isDir())
+        return true; // a FIFO, socket or device: left out
+    if (!QDir().mkpath(to))
         return false;
     QDirIterator it(from, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot | QDir::System);
     while (it.hasNext()) {
         const QString path = it.next();
-        if (!copyTree(path, to + QLatin1Char('/') + it.fileName()))
+        if (!copyTree(path, to + QLatin1Char('/') + it.fileName(), budget))
             return false;
     }
     return true;
@@ -251,11 +258,17 @@ Result<bool> EnvironmentBuild::prepareContext()
         || !write(QStringLiteral("requirements.txt"), m_request.spec.rewrittenRequirements())
         || !write(QStringLiteral("apt.txt"), apt))
         return Result<bool>::failure(QStringLiteral("cannot write the build's files"));
+    // What goes into the build's context is bounded: a path that names half the disk fails
+    // here instead of filling it.
+    qint64 budget = kContextBytes;
     if (!QDir().mkpath(dir.filePath(QStringLiteral("wheelhouse")))
         || (wheelhouse
-            && !copyTree(m_request.wheelhouse, dir.filePath(QStringLiteral("wheelhouse")))))
+            && !copyTree(m_request.wheelhouse, dir.filePath(QStringLiteral("wheelhouse")), budget)))
         return Result<bool>::failure(
-            QStringLiteral("cannot copy the wheelhouse %1").arg(m_request.wheelhouse));
+            budget < 0 ? QStringLiteral("the wheelhouse %1 holds more than %2 GB")
+                             .arg(m_request.wheelhouse)
+                             .arg(kContextBytes >> 30)
+                       : QStringLiteral("cannot copy the wheelhouse %1").arg(m_request.wheelhouse));
     const QList<EnvironmentSpec::LocalPath> &paths = m_request.spec.localPaths;
     for (int i = 0; i < paths.size(); ++i) {
         if (!QFileInfo::exists(paths.at(i).absolute))
@@ -263,9 +276,15 @@ Result<bool> EnvironmentBuild::prepareContext()
                                              .arg(paths.at(i).line)
                                              .arg(paths.at(i).written));
         if (!copyTree(paths.at(i).absolute,
-                      dir.filePath(EnvironmentSpec::localTarget(i, paths.at(i).absolute))))
+                      dir.filePath(EnvironmentSpec::localTarget(i, paths.at(i).absolute)),
+                      budget))
             return Result<bool>::failure(
-                QStringLiteral("cannot copy %1 into the build").arg(paths.at(i).written));
+                budget < 0
+                    ? QStringLiteral("requirements.txt:%1: %2 makes the build larger than %3 GB")
+                          .arg(paths.at(i).line)
+                          .arg(paths.at(i).written)
+                          .arg(kContextBytes >> 30)
+                    : QStringLiteral("cannot copy %1 into the build").arg(paths.at(i).written));
     }
     if (!m_request.logFile.isEmpty()) {
         QDir().mkpath(QFileInfo(m_request.logFile).path());

@@ -1,11 +1,14 @@
 #include "environmentspec.h"
 
 #include <QCryptographicHash>
+#include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
+
+#include <sys/stat.h>
 
 namespace Sandcastle {
 
@@ -279,6 +282,14 @@ QByteArray EnvironmentSpec::rewrittenRequirements() const
     return out;
 }
 
+bool EnvironmentSpec::isRegularFile(const QString &path)
+{
+    struct stat st
+    {
+    };
+    return ::lstat(QFile::encodeName(path).constData(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
 QString EnvironmentSpec::contentHash() const
 {
     QCryptographicHash hash(QCryptographicHash::Sha256);
@@ -286,25 +297,43 @@ QString EnvironmentSpec::contentHash() const
     hash.addData(requirements);
     hash.addData(QByteArrayLiteral("\napt\n"));
     hash.addData(apt);
-    // What a local path holds is part of what gets installed: its files' names and bytes.
+    // What a local path in the folder holds is part of what gets installed: its files' names and
+    // bytes, the bytes of the first kHashedBytes only (then names, sizes and times), at most
+    // kHashedFiles files; regular files only (a FIFO would never end). A path outside the folder
+    // counts by its name alone: it is not read before the person confirms it.
+    qint64 budget = kHashedBytes;
     for (const LocalPath &path : localPaths) {
         hash.addData(QByteArray(path.absolute.toUtf8() + '\n'));
+        if (!path.inside)
+            continue;
         QStringList files;
         if (QFileInfo(path.absolute).isDir()) {
             QDirIterator it(path.absolute,
-                            QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot,
+                            QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot | QDir::NoSymLinks,
                             QDirIterator::Subdirectories);
-            while (it.hasNext())
+            while (it.hasNext() && files.size() < kHashedFiles)
                 files.append(it.next());
             files.sort();
         } else {
             files.append(path.absolute);
         }
         for (const QString &name : files) {
-            QFile file(name);
             hash.addData(QByteArray(name.toUtf8() + '\n'));
-            if (file.open(QIODevice::ReadOnly))
+            if (!isRegularFile(name))
+                continue;
+            const QFileInfo info(name);
+            if (info.size() > budget) {
+                hash.addData(QStringLiteral("%1 %2\n")
+                                 .arg(info.size())
+                                 .arg(info.lastModified().toMSecsSinceEpoch())
+                                 .toUtf8());
+                continue;
+            }
+            QFile file(name);
+            if (file.open(QIODevice::ReadOnly)) {
                 hash.addData(&file);
+                budget -= info.size();
+            }
         }
     }
     return QString::fromLatin1(hash.result().toHex());

@@ -18,6 +18,8 @@ namespace Sandcastle {
 struct EnvironmentSpec
 {
     static constexpr qint64 kMaxFileBytes = 256 * 1024;
+    static constexpr qint64 kHashedBytes = 64 * 1024 * 1024; // of local paths' files, in all
+    static constexpr int kHashedFiles = 20000;
 
     struct Concern
     {
@@ -66,6 +68,8 @@ struct EnvironmentSpec
     // Hash of what the files ask for (their bytes and the local files they name), for
     // remembering what the person approved; the image's tag adds the base and the wheelhouse.
     QString contentHash() const;
+    // Not a link, a FIFO, a socket or a device (lstat): what may be read or copied.
+    static bool isRegularFile(const QString &path);
 };
 
 } // namespace Sandcastle

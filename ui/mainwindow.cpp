@@ -23,8 +23,8 @@
 #include <app/agent/agent.h>
 #include <app/agent/filetools.h>
 #include <app/controller/conversationcontroller.h>
-#include <app/project/projectenvironment.h>
 #include <app/keystore.h>
+#include <app/project/projectenvironment.h>
 #include <base/jsonfields.h>
 #include <sandbox/pathguard.h>
 #include <sandbox/sandboxsession.h>
