@@ -23,17 +23,21 @@ struct LogicalLine
     QString text;
 };
 
-// pip's reading of a requirements file: a trailing backslash joins the next line, and a '#' at
-// the start or after whitespace starts a comment.
+// pip's reading of a requirements file: lines split as Python's str.splitlines() splits them
+// (so "numpy\r--trusted-host x" is two lines here as it is for pip, not one harmless one), a
+// trailing backslash joins the next line, and a '#' at the start or after whitespace starts a
+// comment.
 QList<LogicalLine> logicalLines(const QByteArray &bytes)
 {
     QList<LogicalLine> lines;
-    const QStringList physical = QString::fromUtf8(bytes).split(QLatin1Char('\n'));
+    static const QRegularExpression lineBreak(QStringLiteral(
+        "\\r\\n|[\\n\\r\\x{0b}\\x{0c}\\x{1c}\\x{1d}\\x{1e}\\x{85}\\x{2028}\\x{2029}]"));
+    QStringList physical = QString::fromUtf8(bytes).split(lineBreak);
+    if (physical.size() > 1 && physical.constLast().isEmpty())
+        physical.removeLast();
     LogicalLine pending;
     for (int i = 0; i < physical.size(); ++i) {
         QString line = physical.at(i);
-        if (line.endsWith(QLatin1Char('\r')))
-            line.chop(1);
         static const QRegularExpression comment(QStringLiteral("(^|\\s)#.*$"));
         line.remove(comment);
         if (pending.text.isEmpty())
@@ -64,11 +68,26 @@ bool looksLikePath(const QString &requirement)
            || requirement.contains(QLatin1Char('\\')) || archive.match(requirement).hasMatch();
 }
 
+// A direct reference: a scheme ("https://", "file://"), a VCS prefix, or PEP 508's "name @ url"
+// ('@' never appears in a name or a version, so any '@' before the markers counts).
 bool isUrl(const QString &requirement)
 {
-    static const QRegularExpression url(
-        QStringLiteral("^[A-Za-z][A-Za-z0-9+.-]*://|^git\\+|\\s@\\s|^[^\\s;]+@[A-Za-z+]+:"));
-    return url.match(requirement).hasMatch();
+    static const QRegularExpression url(QStringLiteral("://|^[A-Za-z]+\\+"));
+    return url.match(requirement).hasMatch()
+           || requirement.section(QLatin1Char(';'), 0, 0).contains(QLatin1Char('@'));
+}
+
+// pip's split of a requirement line (break_args_options): the words up to the first one that
+// starts with '-' are the requirement, the rest are its per-requirement options.
+QString requirementPart(const QString &text)
+{
+    QStringList args;
+    for (const QString &token : text.split(QLatin1Char(' '))) {
+        if (token.startsWith(QLatin1Char('-')))
+            break;
+        args.append(token);
+    }
+    return args.join(QLatin1Char(' ')).trimmed();
 }
 
 // The distribution name at the start of a PEP 508 requirement, or of a wheel's or sdist's file
@@ -93,16 +112,14 @@ QString distributionName(const QString &requirement)
     return result;
 }
 
-// Options that only change how pip chooses among what the index offers.
-bool isHarmlessOption(const QString &name)
+// A line holding one option that only changes how pip chooses among what the index offers.
+// pip reads every option on an option line, so "--pre --index-url …" is not harmless.
+bool isHarmlessOptionLine(const QString &text)
 {
-    static const QStringList harmless = {QStringLiteral("--pre"),
-                                         QStringLiteral("--prefer-binary"),
-                                         QStringLiteral("--only-binary"),
-                                         QStringLiteral("--no-binary"),
-                                         QStringLiteral("--require-hashes"),
-                                         QStringLiteral("--no-index")};
-    return harmless.contains(name);
+    static const QRegularExpression harmless(
+        QStringLiteral("^(--pre|--prefer-binary|--require-hashes|--no-index"
+                       "|--(only|no)-binary(=|\\s+)[A-Za-z0-9:_.,-]+)$"));
+    return harmless.match(text).hasMatch();
 }
 
 QString optionConcern(const QString &name)
@@ -146,21 +163,30 @@ EnvironmentSpec EnvironmentSpec::parse(const QByteArray &requirements,
         const QString &text = line.text;
         if (text.startsWith(QLatin1Char('-'))) {
             static const QRegularExpression optionName(QStringLiteral("^(-[^\\s=]+)"));
-            const QString name = optionName.match(text).captured(1);
-            if (isHarmlessOption(name))
+            if (isHarmlessOptionLine(text))
                 continue;
-            const QString concern = optionConcern(name);
-            spec.concerns.append({kRequirements,
-                                  line.number,
-                                  text,
-                                  concern.isEmpty()
-                                      ? QStringLiteral("is not a pip option Sandcastle accepts")
-                                      : concern,
-                                  !concern.isEmpty()});
+            const QString name = optionName.match(text).captured(1);
+            QString concern = optionConcern(name);
+            const bool confirmable = !concern.isEmpty();
+            if (concern.isEmpty() && isHarmlessOptionLine(name))
+                concern = QStringLiteral("holds more than one option: write one per line");
+            else if (concern.isEmpty())
+                concern = QStringLiteral("is not a pip option Sandcastle accepts");
+            spec.concerns.append({kRequirements, line.number, text, concern, confirmable});
             continue;
         }
         // "name==1.0 --hash=sha256:…": the per-requirement options stay with it.
-        const QString requirement = text.section(QStringLiteral(" --"), 0, 0).trimmed();
+        const QString requirement = requirementPart(text);
+        static const QRegularExpression hashesOnly(
+            QStringLiteral("^(\\s*--hash(=|\\s+)[A-Za-z0-9]+:[A-Za-z0-9]+)*\\s*$"));
+        if (!hashesOnly.match(text.mid(requirement.size())).hasMatch()) {
+            spec.concerns.append({kRequirements,
+                                  line.number,
+                                  text,
+                                  QStringLiteral("only --hash may follow a requirement"),
+                                  false});
+            continue;
+        }
         if (isUrl(requirement)) {
             spec.concerns.append(
                 {kRequirements, line.number, text, QStringLiteral("downloads from a URL"), true});

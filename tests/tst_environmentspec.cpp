@@ -123,6 +123,57 @@ private slots:
         QVERIFY(spec.concerns.at(3).reason.contains(QStringLiteral("'Foo_Bar'")));
     }
 
+    // What pip reads is what is judged: its line breaks (str.splitlines), every option on an
+    // option line, and the options after a requirement.
+    void linesAndOptionsAreReadAsPipReadsThem_data()
+    {
+        QTest::addColumn<QByteArray>("requirements");
+        QTest::addColumn<QString>("reason");
+        QTest::addColumn<bool>("confirmable");
+        QTest::newRow("CR inside a line") << QByteArray("numpy\r--trusted-host evil.example\n")
+                                          << QStringLiteral("certificate") << true;
+        QTest::newRow("form feed")
+            << QByteArray("numpy\f-r other.txt\n") << QStringLiteral("another file") << true;
+        QTest::newRow("unicode line separator")
+            << QByteArray("numpy\xe2\x80\xa8--index-url=https://evil.example/simple\n")
+            << QStringLiteral("another package index") << true;
+        QTest::newRow("harmless first, index second")
+            << QByteArray("--pre --index-url https://evil.example/simple\n")
+            << QStringLiteral("one per line") << false;
+        QTest::newRow("index after a requirement")
+            << QByteArray("numpy -i https://evil.example/simple\n") << QStringLiteral("only --hash")
+            << false;
+        QTest::newRow("quoted option after a hash")
+            << QByteArray("numpy --hash=sha256:ab '--index-url' x\n")
+            << QStringLiteral("only --hash") << false;
+        QTest::newRow("name@url without spaces")
+            << QByteArray("pkg@https//x.example/p.whl\n") << QStringLiteral("from a URL") << true;
+    }
+
+    void linesAndOptionsAreReadAsPipReadsThem()
+    {
+        QFETCH(QByteArray, requirements);
+        QFETCH(QString, reason);
+        QFETCH(bool, confirmable);
+        QTemporaryDir workspace;
+        const EnvironmentSpec spec = EnvironmentSpec::parse(requirements, {}, workspace.path());
+        QCOMPARE(spec.concerns.size(), 1);
+        QVERIFY2(spec.concerns.first().reason.contains(reason),
+                 qPrintable(spec.concerns.first().reason));
+        QCOMPARE(spec.concerns.first().confirmable, confirmable);
+    }
+
+    void harmlessOptionsAndHashesPass()
+    {
+        const EnvironmentSpec spec = EnvironmentSpec::parse(
+            "--only-binary=:all:\n--no-binary numpy,scipy\n--require-hashes\n"
+            "rich==13.0 --hash=sha256:abc --hash sha256:def\n",
+            {},
+            QStringLiteral("/w"));
+        QVERIFY2(spec.concerns.isEmpty(), qPrintable(spec.describeConcerns().join(u'\n')));
+        QCOMPARE(spec.pipNames, QStringList{QStringLiteral("rich")});
+    }
+
     void localPathsInsideAreCopiedAndRewritten()
     {
         QTemporaryDir workspace;
