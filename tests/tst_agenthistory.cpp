@@ -2,7 +2,7 @@
 #include <app/agent/contextbudget.h>
 #include <app/agent/modelprofiles.h>
 #include <app/agent/storedhistory.h>
-#include <app/llm/chatclient.h>
+#include <app/llm/httpmodelclient.h>
 #include <app/store/conversationrecorder.h>
 #include <app/store/conversationstore.h>
 #include <app/store/storedmessage.h>

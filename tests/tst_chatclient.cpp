@@ -1,4 +1,4 @@
-#include <app/llm/chatclient.h>
+#include <app/llm/httpmodelclient.h>
 #include <support/fakeopenaiserver.h>
 
 #include <QElapsedTimer>
@@ -28,11 +28,11 @@ QByteArray sse(const QByteArray &json)
     return FakeOpenAiServer::sseEvent(json);
 }
 
-// One request from a real ChatClient to the fake server, watched from start to end.
+// One request from a real HttpModelClient to the fake server, watched from start to end.
 struct Exchange
 {
     FakeOpenAiServer server;
-    std::unique_ptr<ChatClient> client;
+    std::unique_ptr<HttpModelClient> client;
     std::unique_ptr<QSignalSpy> deltas, finished, errors, retrying;
 
     Exchange()
@@ -42,12 +42,12 @@ struct Exchange
         config.baseUrl = QUrl(server.baseUrl());
         config.apiKey = QStringLiteral("sk-test");
         config.model = QStringLiteral("fake-model");
-        client = std::make_unique<ChatClient>(config);
+        client = std::make_unique<HttpModelClient>(config);
         client->retryPolicy().initialDelayMs = 20;
-        deltas = std::make_unique<QSignalSpy>(client.get(), &ChatClient::textDelta);
-        finished = std::make_unique<QSignalSpy>(client.get(), &ChatClient::finished);
-        errors = std::make_unique<QSignalSpy>(client.get(), &ChatClient::errorOccurred);
-        retrying = std::make_unique<QSignalSpy>(client.get(), &ChatClient::retrying);
+        deltas = std::make_unique<QSignalSpy>(client.get(), &HttpModelClient::textDelta);
+        finished = std::make_unique<QSignalSpy>(client.get(), &HttpModelClient::finished);
+        errors = std::make_unique<QSignalSpy>(client.get(), &HttpModelClient::errorOccurred);
+        retrying = std::make_unique<QSignalSpy>(client.get(), &HttpModelClient::retrying);
     }
 
     void configure(const std::function<void(ClientConfig &)> &change)
@@ -120,7 +120,7 @@ private Q_SLOTS:
     {
         ClientConfig config;
         config.model = QStringLiteral("m");
-        const ChatClient client(config);
+        const HttpModelClient client(config);
         const QList<Message> messages = {
             Message::system(QStringLiteral("sys")),
             Message::user(QStringLiteral("hi")),
@@ -167,8 +167,8 @@ private Q_SLOTS:
         const QByteArray args
             = "{\"code\": \"numbers = [1, 2, 3, 4, 5]; print(sum(numbers) / len(numbers))\"}";
         x.server.enqueueToolCall(QStringLiteral("call_abc"), QStringLiteral("run_python"), args, 5);
-        QSignalSpy started(x.client.get(), &ChatClient::toolCallStarted);
-        QSignalSpy pieces(x.client.get(), &ChatClient::toolArgumentsDelta);
+        QSignalSpy started(x.client.get(), &HttpModelClient::toolCallStarted);
+        QSignalSpy pieces(x.client.get(), &HttpModelClient::toolArgumentsDelta);
         QVERIFY(x.run());
         QCOMPARE(started.size(), 1);
         QCOMPARE(started.first().at(1).toString(), QStringLiteral("call_abc"));
@@ -481,7 +481,7 @@ private Q_SLOTS:
         // Cancelled from a listener in the middle of a burst: not one event more.
         Exchange y;
         y.server.enqueue(response);
-        connect(y.client.get(), &ChatClient::textDelta, this, [&](const QString &text) {
+        connect(y.client.get(), &HttpModelClient::textDelta, this, [&](const QString &text) {
             if (text == QLatin1String("w100 "))
                 y.client->cancel();
         });

@@ -1,5 +1,5 @@
 #include <app/agent/agent.h>
-#include <app/llm/chatclient.h>
+#include <app/llm/httpmodelclient.h>
 #include <sandbox/sandboxsession.h>
 #include <support/agentharness.h>
 #include <support/dockercheck.h>

@@ -136,6 +136,23 @@ void Agent::onClientError(const QString &code, const QString &message)
         requestModel();
         return;
     }
+    // A server that checks tool calls (Groq) refused one the model wrote: the model hears why
+    // and writes it again, tools kept; twice in a row is an error.
+    if (code == QLatin1String("tool_call_invalid") && !m_codeBlockMode
+        && m_refusedCallsInARow < 2) {
+        ++m_refusedCallsInARow;
+        appendMessage(Message::user(
+            QStringLiteral("[Your last tool call was refused by the model server before it ran. "
+                           "%1 Write the call again with arguments that match the tool's "
+                           "schema.]")
+                .arg(message)));
+        Q_EMIT retrying(m_refusedCallsInARow,
+                        0,
+                        QStringLiteral("the server refused the model's tool call; the model was "
+                                       "told why"));
+        requestModel();
+        return;
+    }
     Q_EMIT errorOccurred(code, message);
     finish(QStringLiteral("error"));
 }
@@ -157,6 +174,7 @@ void Agent::start(const QString &prompt)
     appendMessage(Message::user(content));
     m_budget.startRun();
     m_limit.clear();
+    m_refusedCallsInARow = 0;
     m_awaiting.reset();
     m_announced.reset();
     m_editNote.clear();
@@ -309,6 +327,7 @@ void Agent::onCompletion(const Completion &received)
     // The calls are complete: their code is shown whole from here, never a part of it again.
     m_codeChanged.clear();
     m_codeFrame.stop();
+    m_refusedCallsInARow = 0;
     Completion completion = received;
     if (completion.usage.isKnown()) {
         m_budget.addUsage(completion.usage);
@@ -332,8 +351,10 @@ void Agent::onCompletion(const Completion &received)
         appendMessage(Message::assistant(completion.text, completion.reasoning));
         queueCodeBlockCalls(completion);
     } else {
-        appendMessage(
-            Message::assistant(completion.text, completion.reasoning, completion.toolCalls));
+        Message reply
+            = Message::assistant(completion.text, completion.reasoning, completion.toolCalls);
+        reply.reasoningSignature = completion.reasoningSignature;
+        appendMessage(reply);
         for (const ToolCall &call : std::as_const(completion.toolCalls))
             m_pendingCalls.enqueue(call);
     }

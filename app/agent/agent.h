@@ -172,7 +172,8 @@ private:
     quint64 m_hostCalls = 0;
     bool m_running = false;
     bool m_codeBlockMode = false;
-    QStringList m_blockResults; // code-block mode: results go back as one user message
+    int m_refusedCallsInARow = 0; // tool calls the server refused (tool_call_invalid)
+    QStringList m_blockResults;   // code-block mode: results go back as one user message
     int m_turns = 0;
     int m_textCalls = 0;
     QString m_lastAgentCode;

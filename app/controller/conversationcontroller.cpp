@@ -1,7 +1,7 @@
 #include "conversationcontroller.h"
 
 #include <app/agent/agent.h>
-#include <app/llm/chatclient.h>
+#include <app/llm/httpmodelclient.h>
 #include <app/llm/modelerror.h>
 #include <app/project/checkpointqueue.h>
 #include <app/project/pendingnotes.h>
@@ -75,7 +75,7 @@ ConversationController::~ConversationController()
 
 void ConversationController::buildConversation()
 {
-    m_client = new ChatClient(m_settings.clientConfig(), this);
+    m_client = new HttpModelClient(m_settings.clientConfig(), this);
     m_environment->setTarget(m_settings, m_workspace);
     m_session = new SandboxSession(sandboxConfig(), this);
     m_agent = new Agent(m_client, m_session, m_settings.agentOptions(), this);

@@ -16,7 +16,7 @@
 namespace Sandcastle {
 
 class Agent;
-class ChatClient;
+class HttpModelClient;
 class CheckpointQueue;
 class ProjectEnvironment;
 class ConversationRecorder;
@@ -45,7 +45,7 @@ public:
     ConversationStore *store() const { return m_store.get(); }
     // Why conversations are not being saved (the store could not be opened), or empty.
     QString storeError() const { return m_storeError; }
-    ChatClient *client() const { return m_client; }
+    HttpModelClient *client() const { return m_client; }
     SandboxSession *session() const { return m_session; }
     Agent *agent() const { return m_agent; }
     ConversationRecorder *recorder() const { return m_recorder; }
@@ -167,7 +167,7 @@ private:
     AppSettings m_settings;
     std::unique_ptr<ConversationStore> m_store;
     QString m_storeError;
-    ChatClient *m_client = nullptr;
+    HttpModelClient *m_client = nullptr;
     SandboxSession *m_session = nullptr;
     Agent *m_agent = nullptr;
     ConversationRecorder *m_recorder = nullptr;

@@ -6,7 +6,7 @@
 
 namespace Sandcastle::ChatFormat {
 
-// The Chat Completions wire format of the neutral model types: what ChatClient posts.
+// The Chat Completions wire format of the neutral model types: what HttpModelClient posts.
 
 // One message: {"role", "content"} and, for an assistant's tool calls, "tool_calls" with
 // "content": null when there is no text; a tool result names its call in "tool_call_id".

@@ -39,18 +39,21 @@ struct Message
     QString reasoning;
     QList<ToolCall> toolCalls; // assistant
     QString toolCallId;        // tool
+    // Anthropic's signature of the reasoning, sent back with it while a tool loop goes on.
+    // Opaque, in memory only: not stored and not part of equality.
+    QString reasoningSignature;
 
-    static Message system(const QString &text) { return {Role::System, text, {}, {}, {}}; }
-    static Message user(const QString &text) { return {Role::User, text, {}, {}, {}}; }
+    static Message system(const QString &text) { return {Role::System, text, {}, {}, {}, {}}; }
+    static Message user(const QString &text) { return {Role::User, text, {}, {}, {}, {}}; }
     static Message assistant(const QString &text,
                              const QString &reasoning = QString(),
                              const QList<ToolCall> &calls = {})
     {
-        return {Role::Assistant, text, reasoning, calls, {}};
+        return {Role::Assistant, text, reasoning, calls, {}, {}};
     }
     static Message toolResult(const QString &callId, const QString &text)
     {
-        return {Role::Tool, text, {}, {}, callId};
+        return {Role::Tool, text, {}, {}, callId, {}};
     }
 
     bool operator==(const Message &other) const
@@ -71,6 +74,7 @@ struct Usage
     int promptTokens = -1;
     int completionTokens = -1;
     int cachedPromptTokens = -1; // part of promptTokens the server had cached
+    int cacheWriteTokens = -1;   // part of promptTokens written to the cache (Anthropic)
 
     bool isKnown() const { return promptTokens >= 0 || completionTokens >= 0; }
 };
@@ -80,6 +84,7 @@ struct Completion
 {
     QString text;
     QString reasoning;
+    QString reasoningSignature; // Anthropic's, for sending the reasoning back
     QList<ToolCall> toolCalls;
     QString finishReason;
     Usage usage;

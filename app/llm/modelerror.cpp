@@ -11,6 +11,15 @@ nlohmann::json parseBody(const QByteArray &body)
 {
     return nlohmann::json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
 }
+// Groq's error.failed_generation: what the model wrote, bounded.
+QString failedGeneration(const QByteArray &body)
+{
+    const QString generation = jsonString(jsonField(parseBody(body), "error"), "failed_generation");
+    if (generation.isEmpty())
+        return {};
+    return QStringLiteral(" The model wrote: ") + generation.left(2000);
+}
+
 } // namespace
 
 QString errorMessageFromBody(const QByteArray &body)
@@ -51,6 +60,22 @@ ModelError classifyHttpError(int status, const QByteArray &body, const QString &
         = detail.isEmpty() ? QString() : QStringLiteral(" The server said: ") + detail;
     const QString errorCode = errorCodeFromBody(body);
     ModelError e;
+    if (status == 529 || errorCode == QLatin1String("overloaded_error")) {
+        // Anthropic: busy for everyone, not this account's limit.
+        return {
+            QStringLiteral("overloaded"),
+            QStringLiteral("The model server is overloaded (%1); try again in a while.").arg(status)
+                + said,
+            true};
+    }
+    if (status == 400 && errorCode == QLatin1String("tool_use_failed")) {
+        // Groq checks the model's tool calls against their schemas and refuses a bad one: the
+        // server supports tools, the model made a mistake it can correct.
+        return {QStringLiteral("tool_call_invalid"),
+                QStringLiteral("The server refused the model's tool call (400 tool_use_failed).")
+                    + said + failedGeneration(body),
+                false};
+    }
     switch (status) {
     case 400:
         e = {QStringLiteral("bad_request"),
@@ -124,6 +149,7 @@ ModelError classifyHttpError(int status, const QByteArray &body, const QString &
 bool worthAskingAgain(const QString &errorCode)
 {
     static const QStringList codes{QStringLiteral("rate_limited"),
+                                   QStringLiteral("overloaded"),
                                    QStringLiteral("server_error"),
                                    QStringLiteral("timeout"),
                                    QStringLiteral("stalled"),

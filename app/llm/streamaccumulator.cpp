@@ -4,6 +4,43 @@
 
 namespace Sandcastle {
 
+namespace {
+
+// The text of a part's "thinking": a string, or a list of {"type": "text", "text"} parts.
+QString thinkingText(const nlohmann::json &thinking)
+{
+    if (thinking.is_string())
+        return QString::fromStdString(thinking.get<std::string>());
+    QString text;
+    if (thinking.is_array()) {
+        for (const nlohmann::json &part : thinking) {
+            if (part.is_object())
+                text += jsonString(part, "text");
+        }
+    }
+    return text;
+}
+
+} // namespace
+
+// Mistral's reasoning models send delta.content as typed parts: [{"type": "thinking",
+// "thinking": [{"type": "text", "text": …}]}, {"type": "text", "text": …}], in any order.
+void StreamAccumulator::readContentParts(const nlohmann::json &parts, ChunkFields *f)
+{
+    for (const nlohmann::json &part : parts) {
+        if (!part.is_object())
+            continue;
+        const QString type = jsonString(part, "type");
+        if (type == QLatin1String("text")) {
+            f->content += jsonString(part, "text");
+        } else if (type == QLatin1String("thinking")) {
+            const auto thinking = part.find("thinking");
+            if (thinking != part.end())
+                f->reasoningContent += thinkingText(*thinking);
+        }
+    }
+}
+
 StreamAccumulator::Outcome StreamAccumulator::add(const SseParser::Event &event)
 {
     Outcome out;
@@ -26,10 +63,7 @@ StreamAccumulator::Outcome StreamAccumulator::add(const SseParser::Event &event)
     const nlohmann::json chunk = nlohmann::json::parse(
         event.data.constData(), event.data.constData() + event.data.size(), nullptr, false);
     if (chunk.is_discarded() || !chunk.is_object()) {
-        out.error = ModelError{QStringLiteral("bad_stream"),
-                               QStringLiteral("The model sent a stream event that is not JSON: ")
-                                   + QString::fromUtf8(event.data.left(200)),
-                               false};
+        out.error = notJson(event.data);
         return out;
     }
     return apply(fieldsFromDom(chunk), event);
@@ -70,6 +104,9 @@ ChunkFields StreamAccumulator::fieldsFromDom(const nlohmann::json &chunk)
     f.content = jsonString(*delta, "content");
     f.reasoningContent = jsonString(*delta, "reasoning_content");
     f.reasoning = jsonString(*delta, "reasoning");
+    const auto content = delta->find("content");
+    if (content != delta->end() && content->is_array())
+        readContentParts(*content, &f);
     const auto toolCalls = delta->find("tool_calls");
     if (toolCalls != delta->end()) {
         f.hasToolCalls = true;

@@ -3,6 +3,7 @@
 #include "chattypes.h"
 #include "chunkfields.h"
 #include "modelerror.h"
+#include "streamdecoder.h"
 #include "toolcallaccumulator.h"
 #include <base/sseparser.h>
 
@@ -16,39 +17,27 @@ namespace Sandcastle {
 
 // Turns Chat Completions stream events into one assistant message: content, reasoning (kept
 // apart, never sent back as content), tool calls by index, finish reason and usage. Pure: no
-// network, no signals; ChatClient reports what each event added.
-class StreamAccumulator
+// network, no signals; HttpModelClient reports what each event added.
+class StreamAccumulator : public StreamDecoder
 {
 public:
-    struct Delta
-    {
-        enum class Kind { Text, Reasoning, ToolCallStarted, ToolArguments };
-        Kind kind;
-        int index = 0; // tool calls
-        QString text;  // text, reasoning or an arguments fragment
-    };
-
-    struct Outcome
-    {
-        QList<Delta> deltas;
-        std::optional<ModelError> error; // the stream reported an error, or was not JSON
-    };
-
-    Outcome add(const SseParser::Event &event);
+    Outcome add(const SseParser::Event &event) override;
 
     // Off: every chunk goes through the JSON DOM (the reference the fast path is tested against).
     void setFastPath(bool on) { m_fastPath = on; }
 
     // The message so far, tool calls included.
-    Completion completion() const;
+    Completion completion() const override;
+    ToolCall toolCall(int index) const override { return m_toolCalls.call(index); }
     const ToolCallAccumulator &toolCalls() const { return m_toolCalls; }
     bool sawDone() const { return m_sawDone; }
     // [DONE] or a finish reason arrived: the answer is whole.
-    bool isComplete() const { return m_sawDone || !m_completion.finishReason.isEmpty(); }
+    bool isComplete() const override { return m_sawDone || !m_completion.finishReason.isEmpty(); }
 
 private:
     Outcome apply(const ChunkFields &fields, const SseParser::Event &event);
     static ChunkFields fieldsFromDom(const nlohmann::json &chunk);
+    static void readContentParts(const nlohmann::json &parts, ChunkFields *f);
 
     bool m_fastPath = true;
     Completion m_completion;

@@ -16,7 +16,7 @@
 #include "benchui.h"
 
 #include <app/appsettings.h>
-#include <app/llm/chatclient.h>
+#include <app/llm/httpmodelclient.h>
 #include <app/store/conversationstore.h>
 #include <sandbox/sandboxsession.h>
 #include <support/fakeopenaiserver.h>
@@ -116,7 +116,7 @@ std::vector<double> tokenLatencies(int tokens, int gapMs, double *frameWorstMs)
     ClientConfig config;
     config.baseUrl = QUrl(server.baseUrl());
     config.model = QStringLiteral("fake-model");
-    ChatClient client(config);
+    HttpModelClient client(config);
     struct Arrival
     {
         double atMs;
@@ -124,15 +124,15 @@ std::vector<double> tokenLatencies(int tokens, int gapMs, double *frameWorstMs)
     };
     std::vector<Arrival> arrivals;
     qsizetype total = 0;
-    QObject::connect(&client, &ChatClient::textDelta, &chat, [&](const QString &delta) {
+    QObject::connect(&client, &HttpModelClient::textDelta, &chat, [&](const QString &delta) {
         total += delta.size();
         arrivals.push_back({nowMs(), total});
         chat.appendAssistantText(delta);
     });
     bool done = false;
-    QObject::connect(&client, &ChatClient::finished, &chat, [&] { done = true; });
+    QObject::connect(&client, &HttpModelClient::finished, &chat, [&] { done = true; });
     QObject::connect(
-        &client, &ChatClient::errorOccurred, &chat, [&](const QString &, const QString &m) {
+        &client, &HttpModelClient::errorOccurred, &chat, [&](const QString &, const QString &m) {
             std::fprintf(stderr, "bench_ui: %s\n", qPrintable(m));
             done = true;
         });
@@ -437,14 +437,14 @@ double longestStallShowing(const QString &answer, int delta)
     ClientConfig config;
     config.baseUrl = QUrl(server.baseUrl());
     config.model = QStringLiteral("fake-model");
-    ChatClient client(config);
+    HttpModelClient client(config);
     bool done = false;
-    QObject::connect(&client, &ChatClient::textDelta, &chat, &ChatPane::appendAssistantText);
-    QObject::connect(&client, &ChatClient::finished, &chat, [&] {
+    QObject::connect(&client, &HttpModelClient::textDelta, &chat, &ChatPane::appendAssistantText);
+    QObject::connect(&client, &HttpModelClient::finished, &chat, [&] {
         chat.endAssistantMessage();
         done = true;
     });
-    QObject::connect(&client, &ChatClient::errorOccurred, &chat, [&] { done = true; });
+    QObject::connect(&client, &HttpModelClient::errorOccurred, &chat, [&] { done = true; });
     waitFor([&] { return false; }, 100); // shown and settled
     FramePulse pulse;
     client.send({Message::user(QStringLiteral("show me the table"))}, {});

@@ -1,7 +1,7 @@
 #pragma once
 
 #include <app/agent/agent.h>
-#include <app/llm/chatclient.h>
+#include <app/llm/httpmodelclient.h>
 #include <sandbox/sandboxsession.h>
 #include <support/fakeopenaiserver.h>
 
@@ -18,7 +18,7 @@ struct AgentHarness
 {
     FakeOpenAiServer server;
     QTemporaryDir workspace;
-    std::unique_ptr<ChatClient> client;
+    std::unique_ptr<HttpModelClient> client;
     std::unique_ptr<SandboxSession> session;
     std::unique_ptr<Agent> agent;
 
@@ -29,7 +29,7 @@ struct AgentHarness
         ClientConfig clientConfig;
         clientConfig.baseUrl = QUrl(server.baseUrl());
         clientConfig.model = QStringLiteral("fake-model");
-        client = std::make_unique<ChatClient>(clientConfig);
+        client = std::make_unique<HttpModelClient>(clientConfig);
         sandboxConfig.workspace = workspace.path();
         session = std::make_unique<SandboxSession>(sandboxConfig);
         agent = std::make_unique<Agent>(client.get(), session.get(), options);

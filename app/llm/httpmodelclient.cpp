@@ -1,6 +1,8 @@
-#include "chatclient.h"
+#include "httpmodelclient.h"
 
 #include "chatformat.h"
+#include "messagesformat.h"
+#include "responsesformat.h"
 #include <base/jsonfields.h>
 
 #include <QDateTime>
@@ -21,7 +23,7 @@ QMap<QByteArray, QByteArray> lowerCaseHeaders(const QNetworkReply *reply)
 }
 } // namespace
 
-ChatClient::ChatClient(ClientConfig config, QObject *parent)
+HttpModelClient::HttpModelClient(ClientConfig config, QObject *parent)
     : ModelClient(parent)
     , m_config(std::move(config))
     , m_network(new QNetworkAccessManager(this))
@@ -54,18 +56,26 @@ ChatClient::ChatClient(ClientConfig config, QObject *parent)
         }
     });
     m_retryTimer.setSingleShot(true);
-    connect(&m_retryTimer, &QTimer::timeout, this, &ChatClient::startAttempt);
+    connect(&m_retryTimer, &QTimer::timeout, this, &HttpModelClient::startAttempt);
 }
 
-ChatClient::~ChatClient()
+HttpModelClient::~HttpModelClient()
 {
     blockSignals(true);
     cancel();
 }
 
-nlohmann::json ChatClient::requestBody(const QList<Message> &messages,
-                                       const QList<ToolSpec> &tools) const
+nlohmann::json HttpModelClient::requestBody(const QList<Message> &messages,
+                                            const QList<ToolSpec> &tools) const
 {
+    switch (m_config.format) {
+    case WireFormat::Responses:
+        return ResponsesFormat::requestBody(m_config, messages, tools);
+    case WireFormat::Messages:
+        return MessagesFormat::requestBody(m_config, messages, tools);
+    case WireFormat::ChatCompletions:
+        break;
+    }
     nlohmann::json body = {{"model", m_config.model.toStdString()},
                            {"messages", ChatFormat::messagesJson(messages)},
                            {"stream", true},
@@ -75,29 +85,39 @@ nlohmann::json ChatClient::requestBody(const QList<Message> &messages,
     return body;
 }
 
-void ChatClient::resetStream()
+void HttpModelClient::resetStream()
 {
     m_parser = SseParser();
     m_pump.clear();
-    m_stream = StreamAccumulator();
+    switch (m_config.format) {
+    case WireFormat::Responses:
+        m_stream = std::make_unique<ResponsesDecoder>();
+        break;
+    case WireFormat::Messages:
+        m_stream = std::make_unique<MessagesDecoder>();
+        break;
+    case WireFormat::ChatCompletions:
+        m_stream = std::make_unique<StreamAccumulator>();
+        break;
+    }
     m_errorBody.clear();
     m_isEventStream = false;
     m_receivedAny = false;
     m_requestSent = false;
 }
 
-Completion ChatClient::partial() const
+Completion HttpModelClient::partial() const
 {
-    return m_stream.completion();
+    return m_stream ? m_stream->completion() : Completion();
 }
 
-void ChatClient::send(const QList<Message> &messages, const QList<ToolSpec> &tools)
+void HttpModelClient::send(const QList<Message> &messages, const QList<ToolSpec> &tools)
 {
     cancel();
     resetStream();
     m_retries = 0;
     m_active = true;
-    const QUrl url = chatCompletionsUrl(m_config.baseUrl);
+    const QUrl url = endpointUrl(m_config.baseUrl, m_config.format);
     if (!url.isValid()
         || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
         QMetaObject::invokeMethod(
@@ -113,16 +133,21 @@ void ChatClient::send(const QList<Message> &messages, const QList<ToolSpec> &too
     startAttempt();
 }
 
-void ChatClient::startAttempt()
+void HttpModelClient::startAttempt()
 {
     if (!m_active)
         return;
     resetStream();
-    QNetworkRequest request(chatCompletionsUrl(m_config.baseUrl));
+    QNetworkRequest request(endpointUrl(m_config.baseUrl, m_config.format));
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     request.setRawHeader("Accept", "text/event-stream");
-    if (!m_config.apiKey.isEmpty())
+    if (m_config.format == WireFormat::Messages) {
+        request.setRawHeader("anthropic-version", m_config.anthropicVersion);
+        if (!m_config.apiKey.isEmpty())
+            request.setRawHeader("x-api-key", m_config.apiKey.toUtf8());
+    } else if (!m_config.apiKey.isEmpty()) {
         request.setRawHeader("Authorization", "Bearer " + m_config.apiKey.toUtf8());
+    }
     for (const auto &header : m_config.extraHeaders)
         request.setRawHeader(header.first, header.second);
     m_reply = m_network->post(request, m_body);
@@ -130,12 +155,12 @@ void ChatClient::startAttempt()
         m_requestSent = true;
         m_idleTimer.start(m_config.idleTimeoutMs);
     });
-    connect(m_reply, &QNetworkReply::readyRead, this, &ChatClient::onReadyRead);
-    connect(m_reply, &QNetworkReply::finished, this, &ChatClient::onFinished);
+    connect(m_reply, &QNetworkReply::readyRead, this, &HttpModelClient::onReadyRead);
+    connect(m_reply, &QNetworkReply::finished, this, &HttpModelClient::onFinished);
     m_idleTimer.start(m_config.connectTimeoutMs);
 }
 
-void ChatClient::dropReply()
+void HttpModelClient::dropReply()
 {
     m_idleTimer.stop();
     if (!m_reply)
@@ -147,7 +172,7 @@ void ChatClient::dropReply()
     reply->deleteLater();
 }
 
-void ChatClient::cancel()
+void HttpModelClient::cancel()
 {
     m_active = false;
     m_retryTimer.stop();
@@ -155,7 +180,7 @@ void ChatClient::cancel()
     dropReply();
 }
 
-void ChatClient::onReadyRead()
+void HttpModelClient::onReadyRead()
 {
     if (!m_reply)
         return;
@@ -178,27 +203,27 @@ void ChatClient::onReadyRead()
     m_pump.push(m_parser.feed(bytes));
 }
 
-void ChatClient::handleEvent(const SseParser::Event &event)
+void HttpModelClient::handleEvent(const SseParser::Event &event)
 {
-    const StreamAccumulator::Outcome outcome = m_stream.add(event);
+    const StreamDecoder::Outcome outcome = m_stream->add(event);
     if (outcome.error) {
         fail(outcome.error->code, outcome.error->message);
         return;
     }
-    for (const StreamAccumulator::Delta &delta : outcome.deltas) {
+    for (const StreamDecoder::Delta &delta : outcome.deltas) {
         switch (delta.kind) {
-        case StreamAccumulator::Delta::Kind::Text:
+        case StreamDecoder::Delta::Kind::Text:
             Q_EMIT textDelta(delta.text);
             break;
-        case StreamAccumulator::Delta::Kind::Reasoning:
+        case StreamDecoder::Delta::Kind::Reasoning:
             Q_EMIT reasoningDelta(delta.text);
             break;
-        case StreamAccumulator::Delta::Kind::ToolCallStarted: {
-            const ToolCall call = m_stream.toolCalls().call(delta.index);
+        case StreamDecoder::Delta::Kind::ToolCallStarted: {
+            const ToolCall call = m_stream->toolCall(delta.index);
             Q_EMIT toolCallStarted(delta.index, call.id, call.name);
             break;
         }
-        case StreamAccumulator::Delta::Kind::ToolArguments:
+        case StreamDecoder::Delta::Kind::ToolArguments:
             Q_EMIT toolArgumentsDelta(delta.index, delta.text);
             break;
         }
@@ -207,7 +232,7 @@ void ChatClient::handleEvent(const SseParser::Event &event)
     }
 }
 
-void ChatClient::onFinished()
+void HttpModelClient::onFinished()
 {
     if (!m_reply)
         return;
@@ -259,17 +284,18 @@ void ChatClient::onFinished()
         if (!m_active)
             return;
     }
-    if (!m_stream.isComplete()) {
+    if (!m_stream->isComplete()) {
         fail(
             QStringLiteral("incomplete"),
             QStringLiteral("The model's stream ended before the answer was complete (truncated)."));
         return;
     }
     m_active = false;
-    Q_EMIT finished(m_stream.completion());
+    Q_EMIT finished(m_stream->completion());
 }
 
-void ChatClient::failOrRetry(const ModelError &error, const QMap<QByteArray, QByteArray> &headers)
+void HttpModelClient::failOrRetry(const ModelError &error,
+                                  const QMap<QByteArray, QByteArray> &headers)
 {
     const RetryPolicy::Decision decision
         = m_receivedAny ? RetryPolicy::Decision()
@@ -288,7 +314,7 @@ void ChatClient::failOrRetry(const ModelError &error, const QMap<QByteArray, QBy
     m_retryTimer.start(decision.delayMs);
 }
 
-void ChatClient::fail(const QString &code, const QString &message)
+void HttpModelClient::fail(const QString &code, const QString &message)
 {
     const bool wasActive = m_active;
     cancel();

@@ -16,21 +16,24 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <memory>
+
 class QNetworkAccessManager;
 
 namespace Sandcastle {
 
-// The Chat Completions model client: posts one streaming request to an OpenAI-compatible
-// endpoint and turns the SSE stream into the ModelClient signals: text and reasoning as they
-// arrive, tool calls as their arguments grow, and exactly one finished() or errorOccurred() per
-// send() — none after cancel(). Failures before the first byte of the answer are retried as
-// RetryPolicy says, each retry announced by retrying().
-class ChatClient : public ModelClient
+// The model client over HTTP, in the wire format the config names (Chat Completions, Responses
+// or Anthropic Messages): posts one streaming request and turns the SSE stream, through that
+// format's StreamDecoder, into the ModelClient signals: text and reasoning as they arrive, tool
+// calls as their arguments grow, and exactly one finished() or errorOccurred() per send() —
+// none after cancel(). Failures before the first byte of the answer are retried as RetryPolicy
+// says (Retry-After honoured), each retry announced by retrying().
+class HttpModelClient : public ModelClient
 {
     Q_OBJECT
 public:
-    explicit ChatClient(ClientConfig config, QObject *parent = nullptr);
-    ~ChatClient() override;
+    explicit HttpModelClient(ClientConfig config, QObject *parent = nullptr);
+    ~HttpModelClient() override;
 
     const ClientConfig &config() const { return m_config; }
     void setConfig(const ClientConfig &config) { m_config = config; }
@@ -41,7 +44,8 @@ public:
     bool isBusy() const override { return m_active; }
     Completion partial() const override;
 
-    // The JSON body send() posts; public so that tests can check it without a server.
+    // The JSON body send() posts, in the config's format; public so that tests can check it
+    // without a server.
     nlohmann::json requestBody(const QList<Message> &messages, const QList<ToolSpec> &tools) const;
 
 private:
@@ -65,7 +69,7 @@ private:
     bool m_requestSent = false;
     SseParser m_parser;
     EventPump m_pump; // the parsed events, handled a slice at a time
-    StreamAccumulator m_stream;
+    std::unique_ptr<StreamDecoder> m_stream;
     QByteArray m_errorBody;
     QTimer m_idleTimer;
     QTimer m_retryTimer;
