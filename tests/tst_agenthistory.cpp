@@ -217,14 +217,11 @@ private Q_SLOTS:
         h.server.enqueueToolCall(QStringLiteral("w1"),
                                  QStringLiteral("write_file"),
                                  R"({"path": "notes.txt", "content": "hello"})");
-        FakeOpenAiServer::Response answer;
-        answer.writes
-            << FakeOpenAiServer::sseEvent(
-                   R"({"choices":[{"index":0,"delta":{"reasoning_content":"let me think"}}]})")
-            << FakeOpenAiServer::sseEvent(FakeOpenAiServer::textChunk(QStringLiteral("Saved.")))
-            << FakeOpenAiServer::sseEvent(FakeOpenAiServer::finishChunk(QStringLiteral("stop")))
-            << "data: [DONE]\n\n";
-        h.server.enqueue(answer);
+        Sandcastle::Testing::FakeTurn answer;
+        answer.reasoning = QStringLiteral("let me think");
+        answer.text = QStringLiteral("Saved.");
+        answer.pieceSize = 100;
+        h.server.enqueueTurn(answer);
         QCOMPARE(h.run(QStringLiteral("save a note")), QStringLiteral("answered"));
 
         const nlohmann::json stored = store.messages(QStringLiteral("conv")).value();
@@ -357,13 +354,11 @@ private Q_SLOTS:
             store.create(QStringLiteral("conv"), QStringLiteral("t"), h.workspace.path(), false));
         ConversationRecorder recorder(&store, QStringLiteral("conv"));
         recorder.attach(h.agent.get());
-        FakeOpenAiServer::Response slow;
+        Sandcastle::Testing::FakeTurn slow;
         for (int i = 0; i < 200; ++i)
-            slow.writes << FakeOpenAiServer::sseEvent(
-                FakeOpenAiServer::textChunk(QStringLiteral("word%1 ").arg(i)));
-        slow.writes << "data: [DONE]\n\n";
-        slow.delayMs = 20;
-        h.server.enqueue(slow);
+            slow.text += QStringLiteral("word%1 ").arg(i);
+        slow.pieceSize = 6;
+        h.server.enqueueTurn(slow, 20);
         QSignalSpy deltas(h.agent.get(), &Agent::textDelta);
         QSignalSpy finished(h.agent.get(), &Agent::finished);
         h.agent->start(QStringLiteral("write a lot"));

@@ -108,6 +108,34 @@ private Q_SLOTS:
         QCOMPARE(h.lastToolResult(2)["stdout"].get<std::string>(), std::string("3\n"));
     }
 
+    // Two calls in one answer (parallel tool calls): both run, in the order the model wrote
+    // them, and both results go back in the next request, each under its own call id.
+    void parallelCallsInOneAnswerAreAllRunAndAnswered()
+    {
+        Harness h;
+        Sandcastle::Testing::FakeTurn calls;
+        calls.reasoning = QStringLiteral("Set it, then read it.");
+        calls.calls = {
+            {QStringLiteral("p1"), QStringLiteral("run_python"), "{\"code\": \"total = 6 * 7\"}"},
+            {QStringLiteral("p2"), QStringLiteral("run_python"), "{\"code\": \"print(total)\"}"}};
+        h.server.enqueueTurn(calls);
+        h.server.enqueueText(QStringLiteral("It is 42."));
+        QSignalSpy results(h.agent.get(), &Agent::toolResult);
+        QCOMPARE(h.run(QStringLiteral("six times seven?")), QStringLiteral("answered"));
+        QCOMPARE(results.size(), 2);
+        QCOMPARE(h.server.requests().size(), 2);
+        const nlohmann::json sent = h.request(1)["messages"];
+        const nlohmann::json &asked = sent[sent.size() - 3];
+        QCOMPARE(asked["tool_calls"].size(), size_t(2));
+        QCOMPARE(asked["tool_calls"][1]["id"].get<std::string>(), std::string("p2"));
+        QCOMPARE(sent[sent.size() - 2]["tool_call_id"].get<std::string>(), std::string("p1"));
+        QCOMPARE(sent.back()["tool_call_id"].get<std::string>(), std::string("p2"));
+        const nlohmann::json second
+            = nlohmann::json::parse(sent.back()["content"].get<std::string>(), nullptr, false);
+        QCOMPARE(second["stdout"].get<std::string>(), std::string("42\n"));
+        QCOMPARE(h.agent->messages().at(2).reasoning, QStringLiteral("Set it, then read it."));
+    }
+
     void theTurnLimitEndsALoopingModel()
     {
         AgentOptions options;

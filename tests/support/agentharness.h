@@ -3,6 +3,7 @@
 #include <app/agent/agent.h>
 #include <app/llm/httpmodelclient.h>
 #include <sandbox/sandboxsession.h>
+#include <support/chatshape.h>
 #include <support/fakeopenaiserver.h>
 
 #include <QSignalSpy>
@@ -12,8 +13,9 @@
 
 namespace Sandcastle::Testing {
 
-// One conversation wired as the application wires it: fake model, real client, a sandbox
-// session on a temporary workspace (started only if the agent runs code), and the agent.
+// One conversation wired as the application wires it: fake model, real client (in the wire
+// format SANDCASTLE_TEST_FORMAT names), a sandbox session on a temporary workspace (started only
+// if the agent runs code), and the agent.
 struct AgentHarness
 {
     FakeOpenAiServer server;
@@ -29,6 +31,7 @@ struct AgentHarness
         ClientConfig clientConfig;
         clientConfig.baseUrl = QUrl(server.baseUrl());
         clientConfig.model = QStringLiteral("fake-model");
+        clientConfig.format = testWireFormat();
         client = std::make_unique<HttpModelClient>(clientConfig);
         sandboxConfig.workspace = workspace.path();
         session = std::make_unique<SandboxSession>(sandboxConfig);
@@ -45,7 +48,12 @@ struct AgentHarness
         return finished.first().at(0).toString();
     }
 
+    // Request `index` in Chat Completions' shape, whatever the format (chatShape()).
     nlohmann::json request(int index) const
+    {
+        return chatShape(rawRequest(index), testWireFormat());
+    }
+    nlohmann::json rawRequest(int index) const
     {
         return nlohmann::json::parse(server.requests().at(index).body.toStdString());
     }

@@ -130,18 +130,20 @@ void FakeOpenAiServer::enqueue(const Response &response)
     m_script.append(response);
 }
 
-void FakeOpenAiServer::enqueueText(const QString &text, int pieceSize)
+void FakeOpenAiServer::enqueueTurn(const FakeTurn &turn, int delayMs)
 {
     Response response;
-    response.writes << sseEvent(chunkJson({{QStringLiteral("role"), QStringLiteral("assistant")},
-                                           {QStringLiteral("content"), QString()}}));
-    for (qsizetype i = 0; i < text.size(); i += pieceSize)
-        response.writes << sseEvent(
-            chunkJson({{QStringLiteral("content"), text.mid(i, pieceSize)}}));
-    response.writes << sseEvent(chunkJson({}, QStringLiteral("stop")));
-    response.writes << sseEvent(usageJson());
-    response.writes << sseEvent("[DONE]");
+    response.turn = turn;
+    response.delayMs = delayMs;
     enqueue(response);
+}
+
+void FakeOpenAiServer::enqueueText(const QString &text, int pieceSize)
+{
+    FakeTurn turn;
+    turn.text = text;
+    turn.pieceSize = pieceSize;
+    enqueueTurn(turn);
 }
 
 void FakeOpenAiServer::enqueueToolCall(const QString &id,
@@ -150,35 +152,11 @@ void FakeOpenAiServer::enqueueToolCall(const QString &id,
                                        int pieceSize,
                                        int delayMs)
 {
-    Response response;
-    const QJsonObject first{
-        {QStringLiteral("index"), 0},
-        {QStringLiteral("id"), id},
-        {QStringLiteral("type"), QStringLiteral("function")},
-        {QStringLiteral("function"),
-         QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("arguments"), QString()}}}};
-    response.writes << sseEvent(chunkJson({{QStringLiteral("role"), QStringLiteral("assistant")},
-                                           {QStringLiteral("content"), QJsonValue::Null},
-                                           {QStringLiteral("tool_calls"), QJsonArray{first}}}));
-    const QString args = QString::fromUtf8(argumentsJson);
-    for (qsizetype i = 0; i < args.size(); i += pieceSize) {
-        const QJsonObject piece{
-            {QStringLiteral("index"), 0},
-            {QStringLiteral("function"),
-             QJsonObject{{QStringLiteral("arguments"), args.mid(i, pieceSize)}}}};
-        QByteArray event = sseEvent(chunkJson({{QStringLiteral("tool_calls"), QJsonArray{piece}}}));
-        // Split the bytes of every other event across two writes as well.
-        if ((i / pieceSize) % 2 == 1 && event.size() > 10) {
-            response.writes << event.left(event.size() / 2) << event.mid(event.size() / 2);
-        } else {
-            response.writes << event;
-        }
-    }
-    response.delayMs = delayMs;
-    response.writes << sseEvent(chunkJson({}, QStringLiteral("tool_calls")));
-    response.writes << sseEvent(usageJson());
-    response.writes << sseEvent("[DONE]");
-    enqueue(response);
+    FakeTurn turn;
+    turn.calls.append({id, name, argumentsJson});
+    turn.pieceSize = pieceSize;
+    turn.splitEvents = true;
+    enqueueTurn(turn, delayMs);
 }
 
 void FakeOpenAiServer::enqueueError(int httpStatus,
@@ -285,7 +263,10 @@ void FakeOpenAiServer::respond(QTcpSocket *socket, const Request &request)
         return;
     }
     m_requests.append(request);
-    if (!request.path.endsWith("/chat/completions") || m_script.isEmpty()) {
+    const bool modelPath = request.path.endsWith("/chat/completions")
+                           || request.path.endsWith("/responses")
+                           || request.path.endsWith("/messages");
+    if (!modelPath || m_script.isEmpty()) {
         const QByteArray body
             = m_script.isEmpty()
                   ? "{\"error\":{\"message\":\"the fake server has no more scripted responses\"}}"
@@ -296,7 +277,9 @@ void FakeOpenAiServer::respond(QTcpSocket *socket, const Request &request)
         socket->disconnectFromHost();
         return;
     }
-    const Response response = m_script.takeFirst();
+    Response response = m_script.takeFirst();
+    if (response.turn)
+        response.writes = renderTurn(*response.turn, fakeFormatForPath(request.path));
     QPointer<QTcpSocket> guard(socket);
     QTimer::singleShot(response.firstByteDelayMs, this, [this, guard, response] {
         if (!guard)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "fakestreams.h"
+
 #include <QByteArray>
 #include <QHostAddress>
 #include <QList>
@@ -8,15 +10,19 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 class QTcpServer;
 class QTcpSocket;
 
 namespace Sandcastle::Testing {
 
-// A scripted OpenAI-compatible Chat Completions server on loopback. Each request to
-// /v1/chat/completions takes the next scripted response: an SSE stream sent chunk by chunk
-// (with a pause between writes, so that the client really sees them split), or an HTTP error.
-// Every request is recorded. No traffic leaves the machine.
+// A scripted model server on loopback that speaks the three wire formats. Each request to
+// /v1/chat/completions, /v1/responses or /v1/messages takes the next scripted response: a
+// scripted turn (FakeTurn), written as the stream of the format the endpoint names; raw bytes
+// sent write by write (with a pause between writes, so that the client really sees them
+// split); or an HTTP error. The fault injection (delays, stalls, drops) works the same in
+// every format. Every request is recorded. No traffic leaves the machine.
 class FakeOpenAiServer : public QObject
 {
     Q_OBJECT
@@ -28,8 +34,9 @@ public:
         int delayMs = 2;                              // between writes
         QList<QPair<QByteArray, QByteArray>> headers; // extra response headers
         int firstByteDelayMs = 0;                     // before the status line
-        int stallAfterWrites = -1;   // stop writing (connection left open) after this many
-        bool dropAfterStall = false; // close the connection when the stall begins
+        int stallAfterWrites = -1;    // stop writing (connection left open) after this many
+        bool dropAfterStall = false;  // close the connection when the stall begins
+        std::optional<FakeTurn> turn; // when set, `writes` are rendered from it per format
 
         // The same bytes, one byte per write.
         Response byteByByte() const;
@@ -53,6 +60,8 @@ public:
     QString baseUrl() const; // http://127.0.0.1:PORT/v1
 
     void enqueue(const Response &response);
+    // A turn in whichever format the request asks for.
+    void enqueueTurn(const FakeTurn &turn, int delayMs = 2);
     // Text, streamed in pieces of about `pieceSize` characters.
     void enqueueText(const QString &text, int pieceSize = 4);
     // One tool call whose JSON arguments arrive split into pieces of `pieceSize` bytes,
