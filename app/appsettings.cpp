@@ -79,6 +79,9 @@ const std::vector<SettingKey> &settingKeys()
          }},
         field("agent/maxTurns", &AppSettings::maxTurns),
         field("model/idleTimeoutS", &AppSettings::modelIdleTimeoutS),
+        field("model/format", &AppSettings::apiFormat),
+        field("model/thinkingBudget", &AppSettings::thinkingBudget),
+        field("model/promptCaching", &AppSettings::promptCaching),
         field("agent/askFirst", &AppSettings::askFirst),
         field("agent/tokenBudget", &AppSettings::tokenBudget),
         field("agent/costBudgetUsd", &AppSettings::costBudgetUsd),
@@ -138,6 +141,13 @@ AppSettings AppSettings::load()
     if (env("SANDCASTLE_BASE_URL", s.baseUrl))
         s.provider = providerForUrl(QUrl(s.baseUrl)).id;
     env("SANDCASTLE_MODEL", s.model);
+    env("SANDCASTLE_API_FORMAT", s.apiFormat);
+    if (s.apiFormat != QLatin1String("auto") && !wireFormatFromName(s.apiFormat))
+        s.apiFormat = QStringLiteral("auto");
+    // Anthropic's own variable, when nothing more specific named a key.
+    if (s.wireFormat() == WireFormat::Messages && qEnvironmentVariableIsEmpty("SANDCASTLE_API_KEY"))
+        s.apiKeyFromEnvironment = env("ANTHROPIC_API_KEY", s.apiKey) || s.apiKeyFromEnvironment;
+    s.thinkingBudget = s.thinkingBudget < 1024 ? 0 : std::min(s.thinkingBudget, 128000);
     env("SANDCASTLE_IMAGE", s.image);
     env("SANDCASTLE_ENGINE", s.engine);
     if (s.maxTurns < 1)
@@ -197,7 +207,15 @@ ClientConfig AppSettings::clientConfig() const
     config.model = model;
     config.extraHeaders = providerById(provider).headers;
     config.idleTimeoutMs = modelIdleTimeoutS * 1000;
+    config.format = wireFormat();
+    config.thinkingBudget = thinkingBudget;
+    config.promptCaching = promptCaching;
     return config;
+}
+
+WireFormat AppSettings::wireFormat() const
+{
+    return wireFormatFromName(apiFormat).value_or(automaticFormat(provider, QUrl(baseUrl)));
 }
 
 SandboxConfig AppSettings::sandboxConfig(const QString &conversationId,

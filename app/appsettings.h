@@ -19,6 +19,10 @@ struct AppSettings
     QString baseUrl = QStringLiteral("https://api.openai.com/v1");
     QString model = QStringLiteral("gpt-4o-mini");
     QString apiKey; // in memory only
+    // "auto" (the provider's format), "chat", "responses" or "messages".
+    QString apiFormat = QStringLiteral("auto");
+    int thinkingBudget = 0;    // Anthropic extended thinking, tokens; 0 for none
+    bool promptCaching = true; // Anthropic cache_control marks
     bool apiKeyFromEnvironment = false;
     QString image = QStringLiteral("sandcastle-sandbox:latest");
     QString engine = QStringLiteral("docker");
@@ -63,6 +67,8 @@ struct AppSettings
     // The keychain entry of this provider's key ("api-key/openai", "api-key/custom/host:port").
     QString keyAccount() const;
     ClientConfig clientConfig() const;
+    // The wire format the client speaks: apiFormat, or what "auto" means for the provider.
+    WireFormat wireFormat() const;
     // `personsFolder`: the workspace is a folder the person opened, not one Sandcastle made
     // (the code runs as its owner; see SandboxConfig::useOpenedFolder()).
     SandboxConfig sandboxConfig(const QString &conversationId,

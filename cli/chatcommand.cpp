@@ -51,7 +51,12 @@ std::optional<int> parseChat(const QStringList &args, AppSettings &settings, Cha
                                           QStringLiteral("ID"));
     const QCommandLineOption list(QStringLiteral("list"),
                                   QStringLiteral("list the stored conversations"));
-    parser.addOptions({prompt, baseUrl, model, workspace, maxTurns, json, conversation, list});
+    const QCommandLineOption apiFormat(
+        QStringLiteral("api"),
+        QStringLiteral("wire format: chat, responses, messages or auto"),
+        QStringLiteral("FORMAT"));
+    parser.addOptions(
+        {prompt, baseUrl, model, apiFormat, workspace, maxTurns, json, conversation, list});
     if (!parseOptions(parser, QStringLiteral("chat"), args))
         return kExitUsage;
     if (!parser.positionalArguments().isEmpty())
@@ -76,6 +81,14 @@ std::optional<int> parseChat(const QStringList &args, AppSettings &settings, Cha
     }
     if (parser.isSet(model))
         settings.model = parser.value(model);
+    if (parser.isSet(apiFormat)) {
+        if (!wireFormatFromName(parser.value(apiFormat))
+            && parser.value(apiFormat) != QLatin1String("auto"))
+            return usageError(
+                QStringLiteral("--api must be chat, responses, messages or auto, not '%1'")
+                    .arg(parser.value(apiFormat)));
+        settings.apiFormat = parser.value(apiFormat);
+    }
     if (parser.isSet(maxTurns)) {
         bool ok = false;
         settings.maxTurns = parser.value(maxTurns).toInt(&ok);

@@ -83,7 +83,8 @@ QString usageText()
     return QStringLiteral(
         "usage: sandcastle [--version | --help]\n"
         "       sandcastle chat --prompt TEXT [--conversation ID] [--base-url URL]\n"
-        "                       [--model NAME] [--workspace DIR] [--max-turns N] [--json]\n"
+        "                       [--model NAME] [--api chat|responses|messages]\n"
+        "                       [--workspace DIR] [--max-turns N] [--json]\n"
         "       sandcastle chat --list [--json]\n"
         "       sandcastle conversations list|search TEXT|show ID|rename ID TITLE|delete ID\n"
         "       sandcastle conversations export ID (--markdown FILE | --bundle DIR)\n"

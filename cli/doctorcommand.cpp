@@ -3,6 +3,7 @@
 
 #include <app/appsettings.h>
 #include <app/llm/chattypes.h>
+#include <app/llm/modelrequest.h>
 #include <sandbox/containerengine.h>
 
 #include <QEventLoop>
@@ -55,10 +56,9 @@ int runDoctor(const QStringList &args)
 
     // The endpoint: any HTTP answer from GET /models means it is reachable.
     QNetworkAccessManager network;
-    QNetworkRequest request(modelsUrl(QUrl(settings.baseUrl)));
+    QNetworkRequest request
+        = modelRequest(modelsUrl(QUrl(settings.baseUrl)), settings.clientConfig());
     request.setTransferTimeout(5000);
-    if (!settings.apiKey.isEmpty())
-        request.setRawHeader("Authorization", "Bearer " + settings.apiKey.toUtf8());
     QNetworkReply *reply = network.get(request);
     QEventLoop loop;
     QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
@@ -67,7 +67,10 @@ int runDoctor(const QStringList &args)
     const bool reachable = status > 0;
     report(reachable,
            QStringLiteral("endpoint"),
-           reachable ? QStringLiteral("%1 answers (HTTP %2)").arg(settings.baseUrl).arg(status)
+           reachable ? QStringLiteral("%1 answers (HTTP %2); spoken to in the %3 format")
+                           .arg(settings.baseUrl)
+                           .arg(status)
+                           .arg(wireFormatName(settings.wireFormat()))
                      : QStringLiteral("%1 cannot be reached: %2")
                            .arg(settings.baseUrl, reply->errorString()));
     reply->deleteLater();

@@ -2,6 +2,7 @@
 
 #include "chatformat.h"
 #include "messagesformat.h"
+#include "modelrequest.h"
 #include "responsesformat.h"
 #include <base/jsonfields.h>
 
@@ -138,18 +139,10 @@ void HttpModelClient::startAttempt()
     if (!m_active)
         return;
     resetStream();
-    QNetworkRequest request(endpointUrl(m_config.baseUrl, m_config.format));
+    QNetworkRequest request
+        = modelRequest(endpointUrl(m_config.baseUrl, m_config.format), m_config);
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     request.setRawHeader("Accept", "text/event-stream");
-    if (m_config.format == WireFormat::Messages) {
-        request.setRawHeader("anthropic-version", m_config.anthropicVersion);
-        if (!m_config.apiKey.isEmpty())
-            request.setRawHeader("x-api-key", m_config.apiKey.toUtf8());
-    } else if (!m_config.apiKey.isEmpty()) {
-        request.setRawHeader("Authorization", "Bearer " + m_config.apiKey.toUtf8());
-    }
-    for (const auto &header : m_config.extraHeaders)
-        request.setRawHeader(header.first, header.second);
     m_reply = m_network->post(request, m_body);
     connect(m_reply, &QNetworkReply::requestSent, this, [this] {
         m_requestSent = true;

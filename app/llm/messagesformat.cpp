@@ -189,71 +189,11 @@ MessagesDecoder::Outcome MessagesDecoder::add(const SseParser::Event &event)
     if (type == QLatin1String("message_start")) {
         readUsage(jsonField(jsonField(json, "message"), "usage"));
     } else if (type == QLatin1String("content_block_start")) {
-        const nlohmann::json &content = jsonField(json, "content_block");
-        Block block;
-        block.type = jsonString(content, "type");
-        m_thinkingStarted = false;
-        if (block.type == QLatin1String("tool_use")) {
-            block.call = int(m_calls.size());
-            const nlohmann::ordered_json ordered = nlohmann::ordered_json::parse(
-                event.data.constData(), event.data.constData() + event.data.size(), nullptr, false);
-            if (ordered.is_object() && ordered.contains("content_block")
-                && ordered["content_block"].is_object()
-                && ordered["content_block"].contains("input"))
-                block.input = ordered["content_block"]["input"];
-            m_calls.append({jsonString(content, "id"), jsonString(content, "name"), {}});
-            out.deltas.append({Delta::Kind::ToolCallStarted, block.call, {}});
-        } else if (block.type == QLatin1String("text")) {
-            const QString text = jsonString(content, "text");
-            if (!text.isEmpty()) {
-                m_completion.text += text;
-                out.deltas.append({Delta::Kind::Text, 0, text});
-            }
-        }
-        m_blocks.insert(index, block);
+        startBlock(index, json, event.data, out);
     } else if (type == QLatin1String("content_block_delta")) {
-        const nlohmann::json &delta = jsonField(json, "delta");
-        const QString kind = jsonString(delta, "type");
-        Block &block = m_blocks[index];
-        if (kind == QLatin1String("text_delta")) {
-            const QString text = jsonString(delta, "text");
-            m_completion.text += text;
-            if (!text.isEmpty())
-                out.deltas.append({Delta::Kind::Text, 0, text});
-        } else if (kind == QLatin1String("thinking_delta")) {
-            QString text = jsonString(delta, "thinking");
-            if (!text.isEmpty()) {
-                if (!m_thinkingStarted && !m_completion.reasoning.isEmpty())
-                    text.prepend(QStringLiteral("\n\n"));
-                m_thinkingStarted = true;
-                m_completion.reasoning += text;
-                out.deltas.append({Delta::Kind::Reasoning, 0, text});
-            }
-        } else if (kind == QLatin1String("signature_delta")) {
-            m_completion.reasoningSignature += jsonString(delta, "signature");
-        } else if (kind == QLatin1String("input_json_delta") && block.call >= 0) {
-            const QString text = jsonString(delta, "partial_json");
-            block.hadDeltas = true;
-            m_calls[block.call].arguments += text;
-            if (!text.isEmpty())
-                out.deltas.append({Delta::Kind::ToolArguments, block.call, text});
-        }
+        addToBlock(index, jsonField(json, "delta"), out);
     } else if (type == QLatin1String("content_block_stop")) {
-        const Block block = m_blocks.value(index);
-        if (block.call >= 0 && !block.hadDeltas) {
-            // The whole input came with the start (or the call takes no arguments), written
-            // back in the order the model wrote its keys.
-            const QString text = block.input.is_object()
-                                     ? QString::fromStdString(block.input.dump())
-                                     : QStringLiteral("{}");
-            m_calls[block.call].arguments = text;
-            out.deltas.append({Delta::Kind::ToolArguments, block.call, text});
-        } else if (block.call >= 0 && m_calls.at(block.call).arguments.isEmpty()) {
-            // A tool without arguments streams one empty partial_json: its input is {}.
-            m_calls[block.call].arguments = QStringLiteral("{}");
-            out.deltas.append({Delta::Kind::ToolArguments, block.call, QStringLiteral("{}")});
-        }
-        m_thinkingStarted = false;
+        stopBlock(index, out);
     } else if (type == QLatin1String("message_delta")) {
         const QString stop = jsonString(jsonField(json, "delta"), "stop_reason");
         if (!stop.isEmpty())
@@ -276,6 +216,81 @@ MessagesDecoder::Outcome MessagesDecoder::add(const SseParser::Event &event)
                          false};
     }
     return out;
+}
+
+void MessagesDecoder::startBlock(int index,
+                                 const nlohmann::json &json,
+                                 const QByteArray &data,
+                                 Outcome &out)
+{
+    const nlohmann::json &content = jsonField(json, "content_block");
+    Block block;
+    block.type = jsonString(content, "type");
+    m_thinkingStarted = false;
+    if (block.type == QLatin1String("tool_use")) {
+        block.call = int(m_calls.size());
+        const nlohmann::ordered_json ordered = nlohmann::ordered_json::parse(
+            data.constData(), data.constData() + data.size(), nullptr, false);
+        if (ordered.is_object() && ordered.contains("content_block")
+            && ordered["content_block"].is_object() && ordered["content_block"].contains("input"))
+            block.input = ordered["content_block"]["input"];
+        m_calls.append({jsonString(content, "id"), jsonString(content, "name"), {}});
+        out.deltas.append({Delta::Kind::ToolCallStarted, block.call, {}});
+    } else if (block.type == QLatin1String("text")) {
+        const QString text = jsonString(content, "text");
+        if (!text.isEmpty()) {
+            m_completion.text += text;
+            out.deltas.append({Delta::Kind::Text, 0, text});
+        }
+    }
+    m_blocks.insert(index, block);
+}
+
+void MessagesDecoder::addToBlock(int index, const nlohmann::json &delta, Outcome &out)
+{
+    const QString kind = jsonString(delta, "type");
+    Block &block = m_blocks[index];
+    if (kind == QLatin1String("text_delta")) {
+        const QString text = jsonString(delta, "text");
+        m_completion.text += text;
+        if (!text.isEmpty())
+            out.deltas.append({Delta::Kind::Text, 0, text});
+    } else if (kind == QLatin1String("thinking_delta")) {
+        QString text = jsonString(delta, "thinking");
+        if (!text.isEmpty()) {
+            if (!m_thinkingStarted && !m_completion.reasoning.isEmpty())
+                text.prepend(QStringLiteral("\n\n"));
+            m_thinkingStarted = true;
+            m_completion.reasoning += text;
+            out.deltas.append({Delta::Kind::Reasoning, 0, text});
+        }
+    } else if (kind == QLatin1String("signature_delta")) {
+        m_completion.reasoningSignature += jsonString(delta, "signature");
+    } else if (kind == QLatin1String("input_json_delta") && block.call >= 0) {
+        const QString text = jsonString(delta, "partial_json");
+        block.hadDeltas = true;
+        m_calls[block.call].arguments += text;
+        if (!text.isEmpty())
+            out.deltas.append({Delta::Kind::ToolArguments, block.call, text});
+    }
+}
+
+void MessagesDecoder::stopBlock(int index, Outcome &out)
+{
+    const Block block = m_blocks.value(index);
+    if (block.call >= 0 && !block.hadDeltas) {
+        // The whole input came with the start (or the call takes no arguments), written back in
+        // the order the model wrote its keys.
+        const QString text = block.input.is_object() ? QString::fromStdString(block.input.dump())
+                                                     : QStringLiteral("{}");
+        m_calls[block.call].arguments = text;
+        out.deltas.append({Delta::Kind::ToolArguments, block.call, text});
+    } else if (block.call >= 0 && m_calls.at(block.call).arguments.isEmpty()) {
+        // A tool without arguments streams one empty partial_json: its input is {}.
+        m_calls[block.call].arguments = QStringLiteral("{}");
+        out.deltas.append({Delta::Kind::ToolArguments, block.call, QStringLiteral("{}")});
+    }
+    m_thinkingStarted = false;
 }
 
 void MessagesDecoder::readUsage(const nlohmann::json &usage)

@@ -49,6 +49,9 @@ public:
 
 private:
     void readUsage(const nlohmann::json &usage);
+    void startBlock(int index, const nlohmann::json &json, const QByteArray &data, Outcome &out);
+    void addToBlock(int index, const nlohmann::json &delta, Outcome &out);
+    void stopBlock(int index, Outcome &out);
 
     struct Block
     {

@@ -1,6 +1,7 @@
 #include "modelcatalog.h"
 
 #include "modelerror.h"
+#include "modelrequest.h"
 #include <base/jsonfields.h>
 
 #include <QNetworkAccessManager>
@@ -49,12 +50,8 @@ QStringList ModelCatalog::parseModelList(const QByteArray &body, QString *error)
 void ModelCatalog::fetch(const ClientConfig &config, int timeoutMs)
 {
     cancel();
-    QNetworkRequest request(modelsUrl(config.baseUrl));
+    QNetworkRequest request = modelRequest(modelsUrl(config.baseUrl), config);
     request.setTransferTimeout(timeoutMs);
-    if (!config.apiKey.isEmpty())
-        request.setRawHeader("Authorization", "Bearer " + config.apiKey.toUtf8());
-    for (const auto &header : config.extraHeaders)
-        request.setRawHeader(header.first, header.second);
     m_reply = m_network->get(request);
     QNetworkReply *reply = m_reply;
     connect(reply, &QNetworkReply::finished, this, [this, reply, model = config.model] {

@@ -53,13 +53,68 @@ QString errorCodeFromBody(const QByteArray &body)
     return code;
 }
 
+namespace {
+// The statuses whose meaning does not depend on the body: code, message, worth retrying.
+ModelError plainStatusError(int status, const QString &model)
+{
+    switch (status) {
+    case 400:
+        return {QStringLiteral("bad_request"),
+                QStringLiteral("The server refused the request (400)."),
+                false};
+    case 401:
+        return {
+            QStringLiteral("auth"),
+            QStringLiteral("The API key was rejected (401). Check SANDCASTLE_API_KEY or the key "
+                           "in the settings."),
+            false};
+    case 403:
+        return {QStringLiteral("forbidden"),
+                QStringLiteral("The key may not use this model or endpoint (403)."),
+                false};
+    case 404:
+        return {
+            QStringLiteral("not_found"),
+            QStringLiteral("Model '%1' not found on this server, or the base URL is wrong (404).")
+                .arg(model),
+            false};
+    case 408:
+        return {QStringLiteral("timeout"), QStringLiteral("The server timed out (408)."), true};
+    case 409:
+        return {QStringLiteral("conflict"),
+                QStringLiteral("The server reported a conflict (409)."),
+                true};
+    case 413:
+        return {QStringLiteral("too_large"),
+                QStringLiteral("The conversation is too long for this server (413)."),
+                false};
+    case 422:
+        return {QStringLiteral("unprocessable"),
+                QStringLiteral("The server could not process the request (422)."),
+                false};
+    case 429:
+        return {QStringLiteral("rate_limited"),
+                QStringLiteral("Rate limited by the server (429)."),
+                true};
+    default:
+        break;
+    }
+    if (status >= 500)
+        return {QStringLiteral("server_error"),
+                QStringLiteral("The model server failed (%1).").arg(status),
+                true};
+    return {QStringLiteral("http_error"),
+            QStringLiteral("The model server answered HTTP %1.").arg(status),
+            false};
+}
+} // namespace
+
 ModelError classifyHttpError(int status, const QByteArray &body, const QString &model)
 {
     const QString detail = errorMessageFromBody(body);
     const QString said
         = detail.isEmpty() ? QString() : QStringLiteral(" The server said: ") + detail;
     const QString errorCode = errorCodeFromBody(body);
-    ModelError e;
     if (status == 529 || errorCode == QLatin1String("overloaded_error")) {
         // Anthropic: busy for everyone, not this account's limit.
         return {
@@ -76,73 +131,15 @@ ModelError classifyHttpError(int status, const QByteArray &body, const QString &
                     + said + failedGeneration(body),
                 false};
     }
-    switch (status) {
-    case 400:
-        e = {QStringLiteral("bad_request"),
-             QStringLiteral("The server refused the request (400).") + said,
-             false};
-        break;
-    case 401:
-        e = {QStringLiteral("auth"),
-             QStringLiteral("The API key was rejected (401). Check SANDCASTLE_API_KEY or the key "
-                            "in the settings.")
-                 + said,
-             false};
-        break;
-    case 403:
-        e = {QStringLiteral("forbidden"),
-             QStringLiteral("The key may not use this model or endpoint (403).") + said,
-             false};
-        break;
-    case 404:
-        e = {QStringLiteral("not_found"),
-             QStringLiteral("Model '%1' not found on this server, or the base URL is wrong (404).")
-                     .arg(model)
-                 + said,
-             false};
-        break;
-    case 408:
-        e = {QStringLiteral("timeout"), QStringLiteral("The server timed out (408).") + said, true};
-        break;
-    case 409:
-        e = {QStringLiteral("conflict"),
-             QStringLiteral("The server reported a conflict (409).") + said,
-             true};
-        break;
-    case 413:
-        e = {QStringLiteral("too_large"),
-             QStringLiteral("The conversation is too long for this server (413).") + said,
-             false};
-        break;
-    case 422:
-        e = {QStringLiteral("unprocessable"),
-             QStringLiteral("The server could not process the request (422).") + said,
-             false};
-        break;
-    case 429:
-        if (errorCode == QLatin1String("insufficient_quota")) {
-            e = {QStringLiteral("quota"),
-                 QStringLiteral("The account has run out of quota (429 insufficient_quota); "
-                                "retrying will not help.")
-                     + said,
-                 false};
-        } else {
-            e = {QStringLiteral("rate_limited"),
-                 QStringLiteral("Rate limited by the server (429).") + said,
-                 true};
-        }
-        break;
-    default:
-        if (status >= 500) {
-            e = {QStringLiteral("server_error"),
-                 QStringLiteral("The model server failed (%1).").arg(status) + said,
-                 true};
-        } else {
-            e = {QStringLiteral("http_error"),
-                 QStringLiteral("The model server answered HTTP %1.").arg(status) + said,
-                 false};
-        }
+    if (status == 429 && errorCode == QLatin1String("insufficient_quota")) {
+        return {QStringLiteral("quota"),
+                QStringLiteral("The account has run out of quota (429 insufficient_quota); "
+                               "retrying will not help.")
+                    + said,
+                false};
     }
+    ModelError e = plainStatusError(status, model);
+    e.message += said;
     return e;
 }
 

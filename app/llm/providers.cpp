@@ -5,11 +5,19 @@ namespace Sandcastle {
 const QList<ProviderPreset> &providerPresets()
 {
     static const QList<ProviderPreset> presets{
+        // OpenAI's Responses API serves every model, some only there.
         {QStringLiteral("openai"),
          QStringLiteral("OpenAI"),
          QStringLiteral("https://api.openai.com/v1"),
          true,
-         {}},
+         {},
+         WireFormat::Responses},
+        {QStringLiteral("anthropic"),
+         QStringLiteral("Anthropic"),
+         QStringLiteral("https://api.anthropic.com/v1"),
+         true,
+         {},
+         WireFormat::Messages},
         {QStringLiteral("ollama"),
          QStringLiteral("Ollama"),
          QStringLiteral("http://localhost:11434/v1"),
@@ -70,6 +78,19 @@ ProviderPreset providerForUrl(const QUrl &url)
             return preset;
     }
     return providerPresets().last();
+}
+
+WireFormat automaticFormat(const QString &providerId, const QUrl &url)
+{
+    // The preset's format where the URL is the preset's own server; an OpenAI preset pointed at
+    // a proxy or a gateway most likely speaks Chat Completions there.
+    const ProviderPreset preset = providerById(providerId);
+    if (preset.id != QLatin1String("custom") && providerForUrl(url).id == preset.id)
+        return preset.format;
+    const QString host = url.host().toLower();
+    if (host == QLatin1String("anthropic.com") || host.endsWith(QLatin1String(".anthropic.com")))
+        return WireFormat::Messages;
+    return WireFormat::ChatCompletions;
 }
 
 } // namespace Sandcastle

@@ -86,9 +86,8 @@ namespace {
 
 ModelError streamError(const QString &code, const QString &message)
 {
-    const bool busy = code.contains(QLatin1String("rate_limit"))
-                      || code.contains(QLatin1String("overloaded"))
-                      || code == QLatin1String("server_error");
+    const bool busy
+        = code.contains(QLatin1String("rate_limit")) || code.contains(QLatin1String("overloaded"));
     return {busy ? QStringLiteral("overloaded") : QStringLiteral("model_error"),
             QStringLiteral("The model server reported an error mid-stream: ")
                 + (message.isEmpty() ? code : message),
