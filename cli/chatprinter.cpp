@@ -71,6 +71,11 @@ private:
                                                     {"completion_tokens", completionTokens},
                                                     {"run_total_tokens", total},
                                                     {"turn", agent->turns()}};
+                    const Usage &turn = agent->lastUsage();
+                    if (turn.cachedPromptTokens >= 0)
+                        event["cached_tokens"] = turn.cachedPromptTokens;
+                    if (turn.cacheWriteTokens >= 0)
+                        event["cache_write_tokens"] = turn.cacheWriteTokens;
                     if (cost >= 0)
                         event["run_cost_usd"] = cost;
                     emitJson(event);

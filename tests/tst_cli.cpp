@@ -85,6 +85,47 @@ private Q_SLOTS:
                           QStringLiteral("--base-url"),
                           QStringLiteral("ftp://example")});
         QCOMPARE(run.exitCode, 2);
+        run = sandcastle({QStringLiteral("chat"),
+                          QStringLiteral("--prompt"),
+                          QStringLiteral("x"),
+                          QStringLiteral("--api"),
+                          QStringLiteral("claude")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("--api must be chat, responses, messages or auto, not 'claude'"),
+                 run.err.constData());
+    }
+
+    // Over Anthropic's Messages API the usage events say what the server read from its cache
+    // and wrote to it; the prompt count includes both, as OpenAI's does.
+    void chatOverMessagesReportsCachedTokens()
+    {
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        Sandcastle::Testing::FakeTurn turn;
+        turn.text = QStringLiteral("Hello.");
+        turn.usage.cached = 30;
+        turn.usage.cacheWrite = 5;
+        server.enqueueTurn(turn);
+        const Run run = sandcastle({QStringLiteral("chat"),
+                                    QStringLiteral("--prompt"),
+                                    QStringLiteral("Say hello"),
+                                    QStringLiteral("--base-url"),
+                                    server.baseUrl(),
+                                    QStringLiteral("--api"),
+                                    QStringLiteral("messages"),
+                                    QStringLiteral("--json")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QCOMPARE(server.requests().first().path, QByteArray("/v1/messages"));
+        bool sawUsage = false;
+        for (const auto &e : Sandcastle::Testing::jsonLines(run.out)) {
+            if (e["type"] != "usage")
+                continue;
+            sawUsage = true;
+            QCOMPARE(e["prompt_tokens"].get<int>(), 42);
+            QCOMPARE(e["cached_tokens"].get<int>(), 30);
+            QCOMPARE(e["cache_write_tokens"].get<int>(), 5);
+        }
+        QVERIFY(sawUsage);
     }
 
     // A folder that must not be mounted into a sandbox is refused before anything starts,

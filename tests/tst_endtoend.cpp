@@ -16,6 +16,24 @@ using Sandcastle::Testing::FakeOpenAiServer;
 
 using Harness = Sandcastle::Testing::AgentHarness;
 
+namespace {
+
+// The cache_control marks in a request (or a part of one).
+int cacheMarks(const nlohmann::json &json)
+{
+    int marks = 0;
+    if (json.is_object()) {
+        for (auto it = json.begin(); it != json.end(); ++it)
+            marks += it.key() == "cache_control" ? 1 : cacheMarks(it.value());
+    } else if (json.is_array()) {
+        for (const nlohmann::json &item : json)
+            marks += cacheMarks(item);
+    }
+    return marks;
+}
+
+} // namespace
+
 // The whole path without a window: prompt -> fake model -> tool call -> real container ->
 // tool result back to the model -> answer.
 class TestEndToEnd : public QObject
@@ -384,6 +402,71 @@ private Q_SLOTS:
         QCOMPARE(usage.last().at(2).toLongLong(), 98);
         QCOMPARE(errors.first().at(0).toString(), QStringLiteral("token_budget"));
         QVERIFY(errors.first().at(1).toString().contains(QStringLiteral("budget of 60")));
+    }
+
+    // Ten turns in which the server reads the growing prefix of the conversation from its
+    // cache: the cached tokens are counted and priced at the cached price (and, for Anthropic,
+    // the cache writes at theirs), and every Messages request carries at most four marks.
+    void aLongConversationCountsAndPricesItsCachedInput()
+    {
+        AgentOptions options;
+        options.profile = {3.00, 15.00, 200000, 0.30, 3.75};
+        options.maxTurns = 20;
+        Harness h(options);
+        const bool messages = Testing::testWireFormat() == WireFormat::Messages;
+        const int turns = 10;
+        double expectedCost = 0;
+        qint64 cachedTotal = 0;
+        qint64 promptTotal = 0;
+        for (int i = 0; i < turns; ++i) {
+            Testing::FakeTurn turn;
+            if (i + 1 < turns)
+                turn.calls.append({QStringLiteral("note_%1").arg(i),
+                                   QStringLiteral("write_file"),
+                                   QStringLiteral("{\"path\": \"notes/%1.txt\", \"content\": "
+                                                  "\"step %1\"}")
+                                       .arg(i)
+                                       .toUtf8()});
+            else
+                turn.text = QStringLiteral("All nine notes are written.");
+            turn.usage.input = 2000 + 400 * i;
+            turn.usage.output = 50;
+            turn.usage.cached = i == 0 ? 0 : 2000 + 400 * (i - 1);
+            turn.usage.cacheWrite = messages ? (i == 0 ? 2000 : 400) : 0;
+            h.server.enqueueTurn(turn);
+            const int fresh = turn.usage.input - turn.usage.cached - turn.usage.cacheWrite;
+            expectedCost += (fresh * 3.00 + turn.usage.cached * 0.30 + turn.usage.cacheWrite * 3.75
+                             + turn.usage.output * 15.00)
+                            / 1e6;
+            cachedTotal += turn.usage.cached;
+            promptTotal += turn.usage.input;
+        }
+        QSignalSpy usage(h.agent.get(), &Agent::usage);
+        QCOMPARE(h.run(QStringLiteral("write nine notes")), QStringLiteral("answered"));
+        QCOMPARE(usage.size(), turns);
+        QCOMPARE(h.agent->runCachedTokens(), cachedTotal);
+        QCOMPARE(h.agent->lastUsage().cachedPromptTokens, 2000 + 400 * (turns - 2));
+        QCOMPARE(h.agent->lastUsage().promptTokens, 2000 + 400 * (turns - 1));
+        if (messages)
+            QCOMPARE(h.agent->lastUsage().cacheWriteTokens, 400);
+        const double cost = usage.last().at(3).toDouble();
+        QVERIFY2(qAbs(cost - expectedCost) < 1e-9,
+                 qPrintable(QStringLiteral("%1 != %2").arg(cost).arg(expectedCost)));
+        // The cache more than halved the input's price.
+        QVERIFY(cost < options.profile.cost(promptTotal, 50 * turns) * 0.5);
+        if (!messages)
+            return;
+        QCOMPARE(h.server.requests().size(), turns);
+        for (int i = 0; i < turns; ++i) {
+            const nlohmann::json request = h.rawRequest(i);
+            const int marks = cacheMarks(request);
+            QVERIFY2(marks >= 3 && marks <= 4, qPrintable(QString::number(marks)));
+            QCOMPARE(cacheMarks(request["system"]), 1);
+            QCOMPARE(cacheMarks(request["tools"]), 1);
+            QVERIFY(request["tools"].back().contains("cache_control"));
+            // The newest message is marked, so the next request reads all of this one.
+            QCOMPARE(cacheMarks(request["messages"].back()), 1);
+        }
     }
 
     void stoppingMidRunAnswersEveryToolCallAndEndsStopped()

@@ -967,7 +967,8 @@ private Q_SLOTS:
         QVERIFY(server.listen());
         QFile prices(m_dataDir.filePath(QStringLiteral("models.json")));
         QVERIFY(prices.open(QIODevice::WriteOnly));
-        prices.write(R"({"fake-model": {"input_per_mtok": 1000, "output_per_mtok": 1000}})");
+        prices.write(R"({"fake-model": {"input_per_mtok": 1000, "output_per_mtok": 1000,
+                                         "cached_input_per_mtok": 100}})");
         prices.close();
         QString id;
         {
@@ -976,18 +977,24 @@ private Q_SLOTS:
             window.newConversation();
             id = window.conversationId();
             for (const QString &prompt : {QStringLiteral("one"), QStringLiteral("two")}) {
-                server.enqueueText(QStringLiteral("ok"));
+                Sandcastle::Testing::FakeTurn turn;
+                turn.text = QStringLiteral("ok");
+                // The second time, the server had 40 of the 42 prompt tokens in its cache.
+                turn.usage.cached = prompt == QLatin1String("two") ? 40 : 0;
+                server.enqueueTurn(turn);
                 QSignalSpy answered(window.agent(), &Agent::finished);
                 window.submitPrompt(prompt);
                 QVERIFY(answered.wait(60000));
             }
-            // Two turns of 42 + 7 tokens at $1000 per million.
+            // Two turns of 42 + 7 tokens at $1000 per million, but for 40 cached tokens at
+            // $100: 0.049 + (2 * 1000 + 40 * 100 + 7 * 1000) / 1e6.
             const auto *label = window.findChild<QLabel *>(QStringLiteral("usageStatus"));
-            QCOMPARE(label->text(), QStringLiteral("98 tokens · $0.0980"));
+            QCOMPARE(label->text(), QStringLiteral("98 tokens (40 cached) · $0.0620"));
         }
         MainWindow again(settingsFor(server));
         QCOMPARE(again.conversationId(), id);
-        QCOMPARE(again.usageText(), QStringLiteral("98 tokens · $0.0980")); // kept with it
+        QCOMPARE(again.usageText(),
+                 QStringLiteral("98 tokens (40 cached) · $0.0620")); // kept with it
         again.newConversation();
         QCOMPARE(again.usageText(), QStringLiteral("0 tokens · $0.0000"));
         QVERIFY(prices.remove());

@@ -1,5 +1,8 @@
+#include <app/agent/modelprofiles.h>
 #include <app/agent/runbudget.h>
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace Sandcastle;
@@ -66,6 +69,60 @@ private Q_SLOTS:
         QVERIFY(!budget.check(options, 1));
         budget.addUsage(usage(42, 7));
         QCOMPARE(budget.check(options, 2)->limit, QStringLiteral("cost_budget"));
+    }
+
+    void cachedInputIsPricedAtItsOwnPrice()
+    {
+        const ModelProfile claude
+            = ModelProfiles::builtIn().lookup(QStringLiteral("claude-sonnet-4-5-20250929"));
+        QCOMPARE(claude.inputPerMTok, 3.0);
+        QCOMPARE(claude.cachedInputPrice(), 0.30);
+        QCOMPARE(claude.cacheWritePrice(), 3.75);
+        // A million tokens of prompt: 600k read from the cache, 100k written to it, 300k fresh.
+        QVERIFY(qAbs(claude.cost(1'000'000, 0, 600'000, 100'000) - (0.9 + 0.18 + 0.375)) < 1e-12);
+        // A server cannot report more cached than was sent.
+        QCOMPARE(claude.cost(1000, 0, 5000, 5000), claude.cost(1000, 0, 1000, 0));
+        // No cached price known: cached input costs what input costs.
+        const ModelProfile plain{1.0, 2.0, 0};
+        QCOMPARE(plain.cost(1'000'000, 0, 500'000, 0), 1.0);
+
+        RunBudget budget;
+        Usage turn = usage(1000, 10);
+        turn.cachedPromptTokens = 800;
+        budget.addUsage(turn);
+        budget.addUsage(turn);
+        budget.addUsage(usage(500, 5)); // a server that says nothing of its cache
+        QCOMPARE(budget.cachedTokens(), qint64(1600));
+        QCOMPARE(budget.cacheWriteTokens(), qint64(0));
+        QCOMPARE(budget.cost(claude), claude.cost(2500, 25, 1600, 0));
+        budget.startRun();
+        QCOMPARE(budget.cachedTokens(), qint64(0));
+    }
+
+    void thePriceFileCarriesCachedPrices()
+    {
+        QTemporaryDir dir;
+        const QString path = ModelProfiles::fileIn(dir.path());
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"my-model": {"input_per_mtok": 2, "output_per_mtok": 8,
+                      "cached_input_per_mtok": 0.2, "cache_write_per_mtok": 2.5},
+                      "no-cache-price": {"input_per_mtok": 1, "output_per_mtok": 1,
+                      "cached_input_per_mtok": -3}})");
+        file.close();
+        ModelProfiles table;
+        QVERIFY(table.loadFile(path));
+        QCOMPARE(table.lookup(QStringLiteral("my-model")).cachedInputPrice(), 0.2);
+        QCOMPARE(table.lookup(QStringLiteral("my-model")).cacheWritePrice(), 2.5);
+        // A negative price is no price: the input price stands in.
+        QCOMPARE(table.lookup(QStringLiteral("no-cache-price")).cachedInputPrice(), 1.0);
+        const QString copy = dir.filePath(QStringLiteral("copy.json"));
+        QVERIFY(table.saveFile(copy));
+        ModelProfiles again;
+        QVERIFY(again.loadFile(copy));
+        QCOMPARE(again.lookup(QStringLiteral("my-model")).cachedInputPerMTok, 0.2);
+        QCOMPARE(again.lookup(QStringLiteral("my-model")).cacheWritePerMTok, 2.5);
+        QCOMPARE(again.lookup(QStringLiteral("no-cache-price")).cachedInputPerMTok, -1.0);
     }
 
     void threeIdenticalErrorsInARowStopTheRunAndASuccessResetsTheStreak()

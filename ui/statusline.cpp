@@ -44,7 +44,8 @@ StatusLine::StatusLine(ConversationController *controller, QStatusBar *bar)
     m_usage->setObjectName(QStringLiteral("usageStatus"));
     m_usage->setToolTip(QCoreApplication::translate(
         "Sandcastle::MainWindow",
-        "Tokens and cost of this conversation (prices from models.json)"));
+        "Tokens and cost of this conversation; input the server had cached is priced at the "
+        "model's cached-input price (prices from models.json)"));
     bar->addWidget(m_sandbox, 1);
     bar->addPermanentWidget(m_usage);
     bar->addPermanentWidget(m_model);
@@ -92,6 +93,9 @@ QString StatusLine::usageText() const
     const UsageTotals &usage = m_controller->usage();
     QString text
         = QCoreApplication::translate("Sandcastle::MainWindow", "%L1 tokens").arg(usage.tokens());
+    if (usage.cachedTokens() > 0)
+        text += QCoreApplication::translate("Sandcastle::MainWindow", " (%L1 cached)")
+                    .arg(usage.cachedTokens());
     if (usage.costKnown())
         text += QCoreApplication::translate("Sandcastle::MainWindow", " · $%1")
                     .arg(usage.costUsd(), 0, 'f', usage.costUsd() < 1 ? 4 : 2);

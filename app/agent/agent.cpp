@@ -331,6 +331,7 @@ void Agent::onCompletion(const Completion &received)
     Completion completion = received;
     if (completion.usage.isKnown()) {
         m_budget.addUsage(completion.usage);
+        m_lastUsage = completion.usage;
         Q_EMIT usage(completion.usage.promptTokens,
                      completion.usage.completionTokens,
                      m_budget.tokensUsed(),

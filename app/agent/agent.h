@@ -81,6 +81,11 @@ public:
     ToolRegistry &tools() { return m_tools; }
     const ToolRegistry &tools() const { return m_tools; }
     int turns() const { return m_turns; }
+    // The model turn the last usage() was emitted for, with the parts of its prompt the server
+    // read from its cache and wrote to it (-1 where the server did not say).
+    const Usage &lastUsage() const { return m_lastUsage; }
+    // The run's totals of cached and cache-written prompt tokens.
+    qint64 runCachedTokens() const { return m_budget.cachedTokens(); }
     bool usesCodeBlocks() const { return m_codeBlockMode; }
     // Which limit ended the last run ("max_turns", "token_budget", "cost_budget",
     // "repeated_error"), or empty.
@@ -119,7 +124,8 @@ Q_SIGNALS:
     void
     runStarted(const QString &id, Sandcastle::SandboxRun::Language language, const QString &code);
     // Per model turn, with the run's running totals (the budgets' counters); the cost is
-    // negative when the model's price is not known.
+    // negative when the model's price is not known, and counts cached input at its price.
+    // lastUsage() holds the whole turn's counts.
     void usage(int promptTokens, int completionTokens, qint64 totalTokens, double totalCostUsd);
     // Older tool output was summarised away so that the request fits the context window.
     void contextCompacted(int summarisedResults, qint64 estimatedTokens);
@@ -157,6 +163,7 @@ private:
     AgentOptions m_options;
     ToolRegistry m_tools = ToolRegistry::withBuiltIns();
     RunBudget m_budget;
+    Usage m_lastUsage;
     QList<Message> m_messages;
     QQueue<ToolCall> m_pendingCalls;
     QHash<int, QString> m_streamingIds;

@@ -7,27 +7,46 @@
 
 namespace Sandcastle {
 
-double ModelProfile::cost(qint64 promptTokens, qint64 completionTokens) const
+double ModelProfile::cost(qint64 promptTokens,
+                          qint64 completionTokens,
+                          qint64 cachedTokens,
+                          qint64 cacheWriteTokens) const
 {
     if (!hasPrice())
         return -1;
-    return (double(qMax<qint64>(0, promptTokens)) * inputPerMTok
+    const qint64 prompt = qMax<qint64>(0, promptTokens);
+    // Never more cached than was sent, whatever a server reports.
+    const qint64 cached = qBound<qint64>(0, cachedTokens, prompt);
+    const qint64 written = qBound<qint64>(0, cacheWriteTokens, prompt - cached);
+    const qint64 fresh = prompt - cached - written;
+    return (double(fresh) * inputPerMTok + double(cached) * cachedInputPrice()
+            + double(written) * cacheWritePrice()
             + double(qMax<qint64>(0, completionTokens)) * outputPerMTok)
            / 1e6;
 }
 
 ModelProfiles ModelProfiles::builtIn()
 {
-    // List prices per million tokens (input, output) and context windows, as published by the
-    // provider; the person's models.json wins over these.
+    // List prices per million tokens (input, output, cached input, cache write) and context
+    // windows, as published by the provider; the person's models.json wins over these. OpenAI
+    // caches by itself and bills no writes; Anthropic bills a 5-minute cache write at 1.25
+    // times the input price and a read at a tenth of it.
     ModelProfiles p;
-    p.set(QStringLiteral("gpt-4o-mini"), {0.15, 0.60, 128000});
-    p.set(QStringLiteral("gpt-4o"), {2.50, 10.00, 128000});
-    p.set(QStringLiteral("gpt-4.1"), {2.00, 8.00, 1047576});
-    p.set(QStringLiteral("gpt-4.1-mini"), {0.40, 1.60, 1047576});
-    p.set(QStringLiteral("gpt-4.1-nano"), {0.10, 0.40, 1047576});
-    p.set(QStringLiteral("o3-mini"), {1.10, 4.40, 200000});
-    p.set(QStringLiteral("o4-mini"), {1.10, 4.40, 200000});
+    p.set(QStringLiteral("gpt-4o-mini"), {0.15, 0.60, 128000, 0.075, 0.15});
+    p.set(QStringLiteral("gpt-4o"), {2.50, 10.00, 128000, 1.25, 2.50});
+    p.set(QStringLiteral("gpt-4.1"), {2.00, 8.00, 1047576, 0.50, 2.00});
+    p.set(QStringLiteral("gpt-4.1-mini"), {0.40, 1.60, 1047576, 0.10, 0.40});
+    p.set(QStringLiteral("gpt-4.1-nano"), {0.10, 0.40, 1047576, 0.025, 0.10});
+    p.set(QStringLiteral("gpt-5"), {1.25, 10.00, 400000, 0.125, 1.25});
+    p.set(QStringLiteral("gpt-5-mini"), {0.25, 2.00, 400000, 0.025, 0.25});
+    p.set(QStringLiteral("gpt-5-nano"), {0.05, 0.40, 400000, 0.005, 0.05});
+    p.set(QStringLiteral("o3-mini"), {1.10, 4.40, 200000, 0.55, 1.10});
+    p.set(QStringLiteral("o4-mini"), {1.10, 4.40, 200000, 0.275, 1.10});
+    p.set(QStringLiteral("claude-sonnet-4"), {3.00, 15.00, 200000, 0.30, 3.75});
+    p.set(QStringLiteral("claude-opus-4"), {15.00, 75.00, 200000, 1.50, 18.75});
+    p.set(QStringLiteral("claude-opus-4-5"), {5.00, 25.00, 200000, 0.50, 6.25});
+    p.set(QStringLiteral("claude-haiku-4-5"), {1.00, 5.00, 200000, 0.10, 1.25});
+    p.set(QStringLiteral("claude-3-5-haiku"), {0.80, 4.00, 200000, 0.08, 1.00});
     return p;
 }
 
@@ -66,6 +85,8 @@ Result<bool> ModelProfiles::loadFile(const QString &path)
         profile.inputPerMTok = number("input_per_mtok", profile.inputPerMTok);
         profile.outputPerMTok = number("output_per_mtok", profile.outputPerMTok);
         profile.contextTokens = qint64(number("context_tokens", double(profile.contextTokens)));
+        profile.cachedInputPerMTok = number("cached_input_per_mtok", profile.cachedInputPerMTok);
+        profile.cacheWritePerMTok = number("cache_write_per_mtok", profile.cacheWritePerMTok);
         m_profiles[name] = profile;
     }
     return Result<bool>::ok(true);
@@ -80,6 +101,10 @@ Result<bool> ModelProfiles::saveFile(const QString &path) const
             entry["input_per_mtok"] = it->inputPerMTok;
             entry["output_per_mtok"] = it->outputPerMTok;
         }
+        if (it->cachedInputPerMTok >= 0)
+            entry["cached_input_per_mtok"] = it->cachedInputPerMTok;
+        if (it->cacheWritePerMTok >= 0)
+            entry["cache_write_per_mtok"] = it->cacheWritePerMTok;
         if (it->contextTokens > 0)
             entry["context_tokens"] = it->contextTokens;
         json[it.key().toStdString()] = entry;

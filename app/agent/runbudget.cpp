@@ -6,6 +6,8 @@ void RunBudget::startRun()
 {
     m_promptTokens = 0;
     m_completionTokens = 0;
+    m_cachedTokens = 0;
+    m_cacheWriteTokens = 0;
     clearErrorStreak();
 }
 
@@ -69,6 +71,8 @@ void RunBudget::addUsage(const Usage &usage)
         return;
     m_promptTokens += qMax(0, usage.promptTokens);
     m_completionTokens += qMax(0, usage.completionTokens);
+    m_cachedTokens += qMax(0, usage.cachedPromptTokens);
+    m_cacheWriteTokens += qMax(0, usage.cacheWriteTokens);
     // The server counted the request we estimated: learn how far off the estimate is.
     if (m_lastEstimate > 0 && usage.promptTokens > 0)
         m_tokenRatio = qBound(0.5, double(usage.promptTokens) / double(m_lastEstimate), 4.0);

@@ -42,9 +42,12 @@ public:
     void noteToolResult(const nlohmann::json &result);
 
     qint64 tokensUsed() const { return m_promptTokens + m_completionTokens; }
+    // Of the prompt tokens: read from the server's cache, and written to it.
+    qint64 cachedTokens() const { return m_cachedTokens; }
+    qint64 cacheWriteTokens() const { return m_cacheWriteTokens; }
     double cost(const ModelProfile &profile) const
     {
-        return profile.cost(m_promptTokens, m_completionTokens);
+        return profile.cost(m_promptTokens, m_completionTokens, m_cachedTokens, m_cacheWriteTokens);
     }
     // The server's token count over our estimate, between 0.5 and 4.
     double tokenRatio() const { return m_tokenRatio; }
@@ -54,6 +57,8 @@ private:
 
     qint64 m_promptTokens = 0;
     qint64 m_completionTokens = 0;
+    qint64 m_cachedTokens = 0;
+    qint64 m_cacheWriteTokens = 0;
     double m_tokenRatio = 1.0;
     qint64 m_lastEstimate = 0;
     int m_identicalErrors = 0;

@@ -96,7 +96,10 @@ void ConversationController::bindAgent()
             &Agent::usage,
             this,
             [this](int promptTokens, int completionTokens, qint64, double runCost) {
-                m_usage.addTurn(promptTokens, completionTokens, runCost);
+                m_usage.addTurn(promptTokens,
+                                completionTokens,
+                                runCost,
+                                m_agent->lastUsage().cachedPromptTokens);
                 saveUsage();
                 Q_EMIT usageChanged();
             });
