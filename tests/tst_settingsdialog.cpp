@@ -2,6 +2,7 @@
 #include <support/fakeopenaiserver.h>
 #include <ui/settings/settingsdialog.h>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
@@ -42,6 +43,54 @@ private Q_SLOTS:
             dialog.providerBox()->findData(QStringLiteral("lmstudio")));
         QCOMPARE(dialog.settings().baseUrl, QStringLiteral("http://localhost:1234/v1"));
         QCOMPARE(dialog.settings().provider, QStringLiteral("lmstudio"));
+    }
+
+    void theApiFormatFollowsTheProviderOrTheChoice()
+    {
+        SettingsDialog dialog(settings(QStringLiteral("http://127.0.0.1:9/v1")));
+        QComboBox *format = dialog.apiFormatBox();
+        auto *thinking = dialog.findChild<QSpinBox *>(QStringLiteral("thinkingBudget"));
+        auto *caching = dialog.findChild<QCheckBox *>(QStringLiteral("promptCaching"));
+        QVERIFY(thinking && caching);
+        // A custom server: Chat Completions; thinking and caching are Anthropic's, so off.
+        QCOMPARE(format->currentData().toString(), QStringLiteral("auto"));
+        QVERIFY(format->itemText(0).contains(QStringLiteral("Chat Completions")));
+        QVERIFY(!thinking->isEnabled());
+        // Anthropic's preset: its URL, and "Automatic" now means Messages.
+        dialog.providerBox()->setCurrentIndex(
+            dialog.providerBox()->findData(QStringLiteral("anthropic")));
+        QCOMPARE(dialog.baseUrlEdit()->text(), QStringLiteral("https://api.anthropic.com/v1"));
+        QVERIFY(format->itemText(0).contains(QStringLiteral("Messages")));
+        QVERIFY(thinking->isEnabled() && caching->isEnabled());
+        QCOMPARE(dialog.settings().wireFormat(), WireFormat::Messages);
+        // OpenAI's own server: Responses; the same preset at a proxy: Chat Completions.
+        dialog.providerBox()->setCurrentIndex(
+            dialog.providerBox()->findData(QStringLiteral("openai")));
+        QCOMPARE(dialog.settings().wireFormat(), WireFormat::Responses);
+        dialog.baseUrlEdit()->setText(QStringLiteral("https://proxy.example/v1"));
+        QVERIFY(format->itemText(0).contains(QStringLiteral("Chat Completions")));
+        QCOMPARE(dialog.settings().wireFormat(), WireFormat::ChatCompletions);
+        // A choice wins over the provider, and is saved.
+        format->setCurrentIndex(format->findData(QStringLiteral("messages")));
+        QVERIFY(thinking->isEnabled());
+        thinking->setValue(500);
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
+        QVERIFY(dialog.statusLabel()->text().contains(QStringLiteral("1024")));
+        thinking->setValue(4096);
+        caching->setChecked(false);
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        const ClientConfig config = dialog.settings().clientConfig();
+        QCOMPARE(config.format, WireFormat::Messages);
+        QCOMPARE(config.thinkingBudget, 4096);
+        QVERIFY(!config.promptCaching);
+        QFile file(m_dir.filePath(QStringLiteral("settings.ini")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray text = file.readAll();
+        QVERIFY(text.contains("format=messages"));
+        QVERIFY(text.contains("thinkingBudget=4096"));
+        QVERIFY(text.contains("promptCaching=false"));
     }
 
     void refreshListsTheServersModels()

@@ -782,10 +782,6 @@ Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Pyt
         <translation>Runde %1 von %2</translation>
     </message>
     <message>
-        <source>Tokens and cost of this conversation (prices from models.json)</source>
-        <translation>Tokens und Kosten dieses Gesprächs (Preise aus models.json)</translation>
-    </message>
-    <message>
         <source>Not added to the workspace: %1</source>
         <translation>Nicht zum Arbeitsbereich hinzugefügt: %1</translation>
     </message>
@@ -915,6 +911,14 @@ Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Pyt
     <message>
         <source>Sandbox: building environment…</source>
         <translation>Sandbox: Umgebung wird gebaut…</translation>
+    </message>
+    <message>
+        <source>Tokens and cost of this conversation; input the server had cached is priced at the model&apos;s cached-input price (prices from models.json)</source>
+        <translation>Tokens und Kosten dieser Unterhaltung; Eingaben, die der Server zwischengespeichert hatte, werden zum Preis für zwischengespeicherte Eingaben des Modells berechnet (Preise aus models.json)</translation>
+    </message>
+    <message>
+        <source> (%L1 cached)</source>
+        <translation> (%L1 zwischengespeichert)</translation>
     </message>
 </context>
 <context>
@@ -1158,6 +1162,70 @@ Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Pyt
     <message>
         <source>Environment build limit</source>
         <translation>Zeitlimit für den Umgebungsbau</translation>
+    </message>
+    <message>
+        <source>Prompt caching (Anthropic: mark the prompt so repeated input is billed less)</source>
+        <translation>Prompt-Caching (Anthropic: den Prompt markieren, damit wiederholte Eingaben weniger kosten)</translation>
+    </message>
+    <message>
+        <source>Chat Completions (/chat/completions)</source>
+        <translation>Chat Completions (/chat/completions)</translation>
+    </message>
+    <message>
+        <source>Responses (/responses)</source>
+        <translation>Responses (/responses)</translation>
+    </message>
+    <message>
+        <source>Anthropic Messages (/messages)</source>
+        <translation>Anthropic Messages (/messages)</translation>
+    </message>
+    <message>
+        <source>The API the model is called through. OpenAI&apos;s newest models are offered through Responses, some only there; Claude is best used through Anthropic Messages; most other servers speak Chat Completions.</source>
+        <translation>Die API, über die das Modell aufgerufen wird. OpenAIs neueste Modelle gibt es über Responses, manche nur dort; Claude nutzt man am besten über Anthropic Messages; die meisten anderen Server sprechen Chat Completions.</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> Tokens</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <source>Anthropic extended thinking: how many tokens the model may think for before it answers (at least 1024; billed as output)</source>
+        <translation>Erweitertes Denken bei Anthropic: wie viele Tokens das Modell nachdenken darf, bevor es antwortet (mindestens 1024; als Ausgabe berechnet)</translation>
+    </message>
+    <message>
+        <source>OpenAI and most others cache by themselves; cached input shows in the status bar</source>
+        <translation>OpenAI und die meisten anderen speichern von selbst zwischen; zwischengespeicherte Eingaben zeigt die Statusleiste</translation>
+    </message>
+    <message>
+        <source>Responses</source>
+        <translation>Responses</translation>
+    </message>
+    <message>
+        <source>Anthropic Messages</source>
+        <translation>Anthropic Messages</translation>
+    </message>
+    <message>
+        <source>Chat Completions</source>
+        <translation>Chat Completions</translation>
+    </message>
+    <message>
+        <source>Automatic (%1)</source>
+        <translation>Automatisch (%1)</translation>
+    </message>
+    <message>
+        <source>API</source>
+        <translation>API</translation>
+    </message>
+    <message>
+        <source>Thinking budget</source>
+        <translation>Denkbudget</translation>
+    </message>
+    <message>
+        <source>A thinking budget is at least 1024 tokens; 0 turns thinking off.</source>
+        <translation>Ein Denkbudget hat mindestens 1024 Tokens; 0 schaltet das Denken aus.</translation>
     </message>
 </context>
 <context>

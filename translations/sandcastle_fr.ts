@@ -782,10 +782,6 @@ La construction de l’environnement utilise le réseau ; les exécutions resten
         <translation>tour %1 sur %2</translation>
     </message>
     <message>
-        <source>Tokens and cost of this conversation (prices from models.json)</source>
-        <translation>Jetons et coût de cette conversation (prix de models.json)</translation>
-    </message>
-    <message>
         <source>Not added to the workspace: %1</source>
         <translation>Non ajouté à l&apos;espace de travail : %1</translation>
     </message>
@@ -915,6 +911,14 @@ La construction de l’environnement utilise le réseau ; les exécutions resten
     <message>
         <source>Sandbox: building environment…</source>
         <translation>Bac à sable : construction de l’environnement…</translation>
+    </message>
+    <message>
+        <source>Tokens and cost of this conversation; input the server had cached is priced at the model&apos;s cached-input price (prices from models.json)</source>
+        <translation>Jetons et coût de cette conversation ; l&apos;entrée que le serveur avait en cache est comptée au prix de l&apos;entrée en cache du modèle (prix tirés de models.json)</translation>
+    </message>
+    <message>
+        <source> (%L1 cached)</source>
+        <translation> (%L1 en cache)</translation>
     </message>
 </context>
 <context>
@@ -1158,6 +1162,70 @@ La construction de l’environnement utilise le réseau ; les exécutions resten
     <message>
         <source>Environment build limit</source>
         <translation>Limite de construction de l’environnement</translation>
+    </message>
+    <message>
+        <source>Prompt caching (Anthropic: mark the prompt so repeated input is billed less)</source>
+        <translation>Cache du prompt (Anthropic : marquer le prompt pour que l&apos;entrée répétée coûte moins)</translation>
+    </message>
+    <message>
+        <source>Chat Completions (/chat/completions)</source>
+        <translation>Chat Completions (/chat/completions)</translation>
+    </message>
+    <message>
+        <source>Responses (/responses)</source>
+        <translation>Responses (/responses)</translation>
+    </message>
+    <message>
+        <source>Anthropic Messages (/messages)</source>
+        <translation>Anthropic Messages (/messages)</translation>
+    </message>
+    <message>
+        <source>The API the model is called through. OpenAI&apos;s newest models are offered through Responses, some only there; Claude is best used through Anthropic Messages; most other servers speak Chat Completions.</source>
+        <translation>L&apos;API par laquelle le modèle est appelé. Les modèles les plus récents d&apos;OpenAI sont proposés via Responses, certains uniquement là ; Claude s&apos;utilise au mieux via Anthropic Messages ; la plupart des autres serveurs parlent Chat Completions.</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> jetons</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>désactivé</translation>
+    </message>
+    <message>
+        <source>Anthropic extended thinking: how many tokens the model may think for before it answers (at least 1024; billed as output)</source>
+        <translation>Réflexion étendue d&apos;Anthropic : combien de jetons le modèle peut réfléchir avant de répondre (au moins 1024 ; facturés comme sortie)</translation>
+    </message>
+    <message>
+        <source>OpenAI and most others cache by themselves; cached input shows in the status bar</source>
+        <translation>OpenAI et la plupart des autres mettent en cache d&apos;eux-mêmes ; l&apos;entrée en cache s&apos;affiche dans la barre d&apos;état</translation>
+    </message>
+    <message>
+        <source>Responses</source>
+        <translation>Responses</translation>
+    </message>
+    <message>
+        <source>Anthropic Messages</source>
+        <translation>Anthropic Messages</translation>
+    </message>
+    <message>
+        <source>Chat Completions</source>
+        <translation>Chat Completions</translation>
+    </message>
+    <message>
+        <source>Automatic (%1)</source>
+        <translation>Automatique (%1)</translation>
+    </message>
+    <message>
+        <source>API</source>
+        <translation>API</translation>
+    </message>
+    <message>
+        <source>Thinking budget</source>
+        <translation>Budget de réflexion</translation>
+    </message>
+    <message>
+        <source>A thinking budget is at least 1024 tokens; 0 turns thinking off.</source>
+        <translation>Un budget de réflexion compte au moins 1024 jetons ; 0 désactive la réflexion.</translation>
     </message>
 </context>
 <context>

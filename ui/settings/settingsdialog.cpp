@@ -29,6 +29,10 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     , m_model(new QComboBox(this))
     , m_key(new QLineEdit(this))
     , m_toolMode(new QComboBox(this))
+    , m_apiFormat(new QComboBox(this))
+    , m_thinkingBudget(new QSpinBox(this))
+    , m_promptCaching(new QCheckBox(
+          tr("Prompt caching (Anthropic: mark the prompt so repeated input is billed less)"), this))
     , m_maxTurns(new QSpinBox(this))
     , m_timeout(new QSpinBox(this))
     , m_memory(new QLineEdit(this))
@@ -53,6 +57,7 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     , m_keys(new KeyStore(this))
 {
     QPushButton *refresh = setUpModelFields(settings);
+    setUpFormatFields(settings);
     setUpRunFields(settings);
     setUpLookFields(settings);
     probeRuntimes(settings);
@@ -89,6 +94,52 @@ QPushButton *SettingsDialog::setUpModelFields(const AppSettings &settings)
     m_toolMode->setCurrentIndex(
         qMax(0, m_toolMode->findData(AppSettings::toolModeName(settings.toolMode))));
     return refresh;
+}
+
+// How the client speaks to the server: the wire format, extended thinking and prompt caching.
+void SettingsDialog::setUpFormatFields(const AppSettings &settings)
+{
+    m_apiFormat->setObjectName(QStringLiteral("apiFormat"));
+    m_apiFormat->addItem(QString(), QStringLiteral("auto"));
+    m_apiFormat->addItem(tr("Chat Completions (/chat/completions)"),
+                         wireFormatName(WireFormat::ChatCompletions));
+    m_apiFormat->addItem(tr("Responses (/responses)"), wireFormatName(WireFormat::Responses));
+    m_apiFormat->addItem(tr("Anthropic Messages (/messages)"),
+                         wireFormatName(WireFormat::Messages));
+    m_apiFormat->setCurrentIndex(qMax(0, m_apiFormat->findData(settings.apiFormat)));
+    m_apiFormat->setToolTip(
+        tr("The API the model is called through. OpenAI's newest models are offered through "
+           "Responses, some only there; Claude is best used through Anthropic Messages; most "
+           "other servers speak Chat Completions."));
+    m_thinkingBudget->setObjectName(QStringLiteral("thinkingBudget"));
+    m_thinkingBudget->setRange(0, 128000);
+    m_thinkingBudget->setSingleStep(1024);
+    m_thinkingBudget->setSuffix(tr(" tokens"));
+    m_thinkingBudget->setSpecialValueText(tr("off"));
+    m_thinkingBudget->setValue(settings.thinkingBudget);
+    m_thinkingBudget->setToolTip(
+        tr("Anthropic extended thinking: how many tokens the model may think for before it "
+           "answers (at least 1024; billed as output)"));
+    m_promptCaching->setObjectName(QStringLiteral("promptCaching"));
+    m_promptCaching->setChecked(settings.promptCaching);
+    m_promptCaching->setToolTip(
+        tr("OpenAI and most others cache by themselves; cached input shows in the status bar"));
+    showAutomaticFormat();
+}
+
+void SettingsDialog::showAutomaticFormat()
+{
+    const WireFormat format
+        = automaticFormat(m_provider->currentData().toString(), QUrl(m_baseUrl->text().trimmed()));
+    const QString name = format == WireFormat::Responses  ? tr("Responses")
+                         : format == WireFormat::Messages ? tr("Anthropic Messages")
+                                                          : tr("Chat Completions");
+    m_apiFormat->setItemText(0, tr("Automatic (%1)").arg(name));
+    const bool messages
+        = (wireFormatFromName(m_apiFormat->currentData().toString()).value_or(format))
+          == WireFormat::Messages;
+    m_thinkingBudget->setEnabled(messages);
+    m_promptCaching->setEnabled(messages);
 }
 
 // The agent's and the sandbox's limits.
@@ -199,6 +250,9 @@ QDialogButtonBox *SettingsDialog::layOut(QPushButton *refresh)
     form->addRow(tr("Base URL"), m_baseUrl);
     form->addRow(tr("Model"), modelRow);
     form->addRow(tr("API key"), m_key);
+    form->addRow(tr("API"), m_apiFormat);
+    form->addRow(tr("Thinking budget"), m_thinkingBudget);
+    form->addRow(QString(), m_promptCaching);
     form->addRow(tr("Tools"), m_toolMode);
     form->addRow(QString(), m_askFirst);
     form->addRow(tr("Turn limit"), m_maxTurns);
@@ -230,6 +284,9 @@ void SettingsDialog::connectFields(QDialogButtonBox *buttons, QPushButton *refre
     connect(buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
     connect(refresh, &QPushButton::clicked, this, &SettingsDialog::refreshModels);
     connect(m_provider, &QComboBox::currentIndexChanged, this, &SettingsDialog::onProviderChanged);
+    connect(m_baseUrl, &QLineEdit::textChanged, this, &SettingsDialog::showAutomaticFormat);
+    connect(
+        m_apiFormat, &QComboBox::currentIndexChanged, this, &SettingsDialog::showAutomaticFormat);
     connect(m_catalog, &ModelCatalog::modelsReady, this, [this](const QStringList &models) {
         const QString current = m_model->currentText();
         m_model->clear();
@@ -266,6 +323,7 @@ void SettingsDialog::onProviderChanged()
     const ProviderPreset preset = providerById(m_provider->currentData().toString());
     if (!preset.baseUrl.isEmpty())
         m_baseUrl->setText(preset.baseUrl);
+    showAutomaticFormat();
 }
 
 AppSettings SettingsDialog::settings() const
@@ -277,6 +335,10 @@ AppSettings SettingsDialog::settings() const
     if (!m_settings.apiKeyFromEnvironment && !m_key->text().isEmpty())
         s.apiKey = m_key->text();
     s.toolMode = AppSettings::toolModeFromName(m_toolMode->currentData().toString());
+    s.apiFormat = m_apiFormat->currentData().toString();
+    // Anthropic asks for at least 1024 tokens of thinking: less is off.
+    s.thinkingBudget = m_thinkingBudget->value() < 1024 ? 0 : m_thinkingBudget->value();
+    s.promptCaching = m_promptCaching->isChecked();
     s.maxTurns = m_maxTurns->value();
     s.runTimeoutS = m_timeout->value();
     s.memory = m_memory->text().trimmed();
@@ -318,6 +380,10 @@ void SettingsDialog::accept()
     }
     if (s.model.isEmpty()) {
         m_status->setText(tr("Choose a model."));
+        return;
+    }
+    if (m_thinkingBudget->value() > 0 && m_thinkingBudget->value() < 1024) {
+        m_status->setText(tr("A thinking budget is at least 1024 tokens; 0 turns thinking off."));
         return;
     }
     s.save();

@@ -36,6 +36,7 @@ public:
     QComboBox *providerBox() const { return m_provider; }
     QLineEdit *baseUrlEdit() const { return m_baseUrl; }
     QComboBox *modelBox() const { return m_model; }
+    QComboBox *apiFormatBox() const { return m_apiFormat; }
     QLineEdit *keyEdit() const { return m_key; }
     QLabel *statusLabel() const { return m_status; }
     QCheckBox *networkBox() const { return m_network; }
@@ -55,6 +56,9 @@ private:
     QDialogButtonBox *layOut(QPushButton *refresh);
     void connectFields(QDialogButtonBox *buttons, QPushButton *refresh);
     void onProviderChanged();
+    void setUpFormatFields(const AppSettings &settings);
+    // The "Automatic" entry names the format it stands for with the provider and URL shown.
+    void showAutomaticFormat();
 
     AppSettings m_settings;
     QComboBox *m_provider = nullptr;
@@ -62,6 +66,9 @@ private:
     QComboBox *m_model = nullptr;
     QLineEdit *m_key = nullptr;
     QComboBox *m_toolMode = nullptr;
+    QComboBox *m_apiFormat = nullptr;
+    QSpinBox *m_thinkingBudget = nullptr;
+    QCheckBox *m_promptCaching = nullptr;
     QSpinBox *m_maxTurns = nullptr;
     QSpinBox *m_timeout = nullptr;
     QLineEdit *m_memory = nullptr;
