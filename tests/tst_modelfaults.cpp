@@ -1,14 +1,7 @@
-#include <app/store/conversationstore.h>
-#include <support/clirunner.h>
-#include <support/datachecks.h>
 #include <support/fakeopenaiserver.h>
-#include <support/securitycase.h>
+#include <support/faultchat.h>
 
-#include <QElapsedTimer>
-#include <QSettings>
 #include <QTcpServer>
-#include <QTemporaryDir>
-#include <QtTest>
 
 using namespace Sandcastle;
 using namespace Sandcastle::Testing::DataChecks;
@@ -17,10 +10,9 @@ using Sandcastle::Testing::SecurityCase;
 
 namespace {
 
-const QByteArray kKey = "sk-sandcastle-fault-suite-SECRET-91c2";
-const QString kPrompt = QStringLiteral("What is 6 times 7?");
-
 using Response = FakeOpenAiServer::Response;
+using FaultChat = Sandcastle::Testing::FaultChat;
+using Outcome = FaultChat::Outcome;
 
 QByteArray sse(const QByteArray &chunk)
 {
@@ -31,157 +23,17 @@ QByteArray sse(const QByteArray &chunk)
 
 // The model server misbehaving in every way the suite knows, against the real `sandcastle chat
 // --json` with its own data folder: each fault ends in a clear error (or a recovery), the
-// conversation so far is saved and the store intact, and nothing hangs.
+// conversation so far is saved and the store intact, and nothing hangs. (tst_formatfaults does
+// the same for the Responses and Messages formats.)
 class TestModelFaults : public QObject
 {
     Q_OBJECT
 
-    struct Outcome
-    {
-        int exitCode = -1;
-        QList<nlohmann::json> events;
-        QByteArray err;
-        qint64 elapsedMs = 0;
-        QString dataDir;
-
-        QList<nlohmann::json> ofType(const char *type) const
-        {
-            QList<nlohmann::json> found;
-            for (const nlohmann::json &e : events) {
-                if (e.value("type", std::string()) == type)
-                    found << e;
-            }
-            return found;
-        }
-        QString errorCode() const
-        {
-            const auto errors = ofType("error");
-            return errors.isEmpty()
-                       ? QString()
-                       : QString::fromStdString(errors.first().value("code", std::string()));
-        }
-        QString errorMessage() const
-        {
-            const auto errors = ofType("error");
-            return errors.isEmpty()
-                       ? QString()
-                       : QString::fromStdString(errors.first().value("message", std::string()));
-        }
-        QString doneStatus() const
-        {
-            return events.isEmpty()
-                       ? QString()
-                       : QString::fromStdString(events.last().value("status", std::string()));
-        }
-    };
-
-    QList<std::shared_ptr<QTemporaryDir>> m_dirs; // every data folder, for the secrets scan
+    Sandcastle::Testing::FaultChat m_faults;
 
     Outcome chat(const QString &baseUrl, int timeoutMs = 120000)
     {
-        auto dir = std::make_shared<QTemporaryDir>();
-        m_dirs << dir;
-        {
-            // A short idle timeout, so that the stalled stream ends in seconds, not minutes.
-            QSettings settings(dir->filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
-            settings.setValue(QStringLiteral("model/idleTimeoutS"), 3);
-            settings.setValue(QStringLiteral("agent/maxTurns"), 4);
-        }
-        QProcessEnvironment env = Sandcastle::Testing::cliEnvironment(dir->path());
-        env.insert(QStringLiteral("SANDCASTLE_API_KEY"), QString::fromLatin1(kKey));
-        QElapsedTimer clock;
-        clock.start();
-        const Sandcastle::Testing::CliRun run
-            = Sandcastle::Testing::runSandcastle({QStringLiteral("chat"),
-                                                  QStringLiteral("--prompt"),
-                                                  kPrompt,
-                                                  QStringLiteral("--base-url"),
-                                                  baseUrl,
-                                                  QStringLiteral("--json")},
-                                                 env,
-                                                 {},
-                                                 timeoutMs);
-        Outcome outcome;
-        outcome.exitCode = run.exitCode;
-        outcome.events = Sandcastle::Testing::jsonLines(run.out);
-        outcome.err = run.err;
-        outcome.elapsedMs = clock.elapsed();
-        outcome.dataDir = dir->path();
-        return outcome;
-    }
-
-    static QString describe(const Outcome &o)
-    {
-        QString text = QStringLiteral("exit %1 after %2 ms; stderr: %3\n")
-                           .arg(o.exitCode)
-                           .arg(o.elapsedMs)
-                           .arg(QString::fromUtf8(o.err.left(500)));
-        for (const nlohmann::json &e : o.events)
-            text += QString::fromStdString(e.dump()).left(300) + QLatin1Char('\n');
-        return text;
-    }
-
-    // The conversation survived the fault: the store opens, passes SQLite's integrity check
-    // and holds the person's prompt (and the answer, when there was one).
-    static bool dataIntact(const Outcome &o, const QString &answer, QString *why)
-    {
-        const QString path = ConversationStore::defaultPath(o.dataDir);
-        if (integrityCheck(path) != QLatin1String("ok")) {
-            *why = QStringLiteral("integrity check: ") + integrityCheck(path);
-            return false;
-        }
-        ConversationStore store;
-        if (!store.open(path)) {
-            *why = QStringLiteral("the store does not open");
-            return false;
-        }
-        const auto list = store.list();
-        if (!list || list.value().size() != 1) {
-            *why = QStringLiteral("not one conversation");
-            return false;
-        }
-        const auto messages = store.messages(list.value().first().id);
-        const QString dump = messages ? QString::fromStdString(messages.value().dump()) : QString();
-        if (!dump.contains(kPrompt)) {
-            *why = QStringLiteral("the prompt is not saved: ") + dump.left(300);
-            return false;
-        }
-        if (!answer.isEmpty() && !dump.contains(answer)) {
-            *why = QStringLiteral("the answer is not saved: ") + dump.left(300);
-            return false;
-        }
-        return true;
-    }
-
-    // A fault that ends the turn with an error: exit 1, an `error` event with this code (and
-    // text), `done` with status error, the data intact.
-    void expectError(SecurityCase &c,
-                     const Outcome &o,
-                     const QString &code,
-                     const QString &messagePart,
-                     int maxRetries = 0)
-    {
-        QVERIFY2(o.exitCode == 1, qPrintable(describe(o)));
-        QVERIFY2(o.errorCode() == code, qPrintable(describe(o)));
-        QVERIFY2(o.errorMessage().contains(messagePart, Qt::CaseInsensitive),
-                 qPrintable(describe(o)));
-        QVERIFY2(o.ofType("retry").size() <= maxRetries, qPrintable(describe(o)));
-        QVERIFY2(o.doneStatus() == QLatin1String("error"), qPrintable(describe(o)));
-        QString why;
-        QVERIFY2(dataIntact(o, QString(), &why), qPrintable(why));
-        c.note(QStringLiteral("\"%1\" (%2), exit 1 after %3 ms, %4 retries, store intact")
-                   .arg(o.errorMessage().left(90), code)
-                   .arg(o.elapsedMs)
-                   .arg(o.ofType("retry").size()));
-    }
-
-    // A fault the agent gets past: it answers, exit 0, the data intact.
-    void expectAnswer(const Outcome &o, const QString &answer)
-    {
-        QVERIFY2(o.exitCode == 0, qPrintable(describe(o)));
-        QVERIFY2(o.doneStatus() == QLatin1String("answered"), qPrintable(describe(o)));
-        QString why;
-        QVERIFY2(dataIntact(o, answer, &why), qPrintable(why));
+        return m_faults.chat(baseUrl, {}, timeoutMs);
     }
 
     void httpError(const QString &name,
@@ -195,7 +47,7 @@ class TestModelFaults : public QObject
         QVERIFY(server.listen());
         server.enqueueError(status, body);
         const Outcome o = chat(server.baseUrl());
-        expectError(c, o, code, messagePart);
+        FaultChat::expectError(c, o, code, messagePart);
         QCOMPARE(server.requests().size(), 1); // not retried
     }
 
@@ -255,7 +107,7 @@ private Q_SLOTS:
             429, "{\"error\":{\"message\":\"Rate limit reached\"}}", {{"retry-after", "1"}});
         server.enqueueText(QStringLiteral("It is 42."));
         const Outcome o = chat(server.baseUrl());
-        expectAnswer(o, QStringLiteral("It is 42."));
+        FaultChat::expectAnswer(o, QStringLiteral("It is 42."));
         const auto retries = o.ofType("retry");
         QCOMPARE(retries.size(), 1);
         QCOMPARE(retries.first().value("delay_ms", 0), 1000);
@@ -272,7 +124,8 @@ private Q_SLOTS:
             server.enqueueError(
                 500, "{\"error\":{\"message\":\"internal failure\"}}", {{"retry-after-ms", "20"}});
         const Outcome o = chat(server.baseUrl());
-        expectError(c, o, QStringLiteral("server_error"), QStringLiteral("internal failure"), 2);
+        FaultChat::expectError(
+            c, o, QStringLiteral("server_error"), QStringLiteral("internal failure"), 2);
         QCOMPARE(o.ofType("retry").size(), 2);
         QCOMPARE(server.requests().size(), 3);
     }
@@ -286,7 +139,7 @@ private Q_SLOTS:
             503, "{\"error\":{\"message\":\"overloaded\"}}", {{"retry-after-ms", "50"}});
         server.enqueueText(QStringLiteral("Back: 42."));
         const Outcome o = chat(server.baseUrl());
-        expectAnswer(o, QStringLiteral("Back: 42."));
+        FaultChat::expectAnswer(o, QStringLiteral("Back: 42."));
         QCOMPARE(o.ofType("retry").size(), 1);
         c.note(QStringLiteral("retried once after 50 ms, then answered; store intact"));
     }
@@ -301,7 +154,7 @@ private Q_SLOTS:
         const quint16 port = probe.serverPort();
         probe.close();
         const Outcome o = chat(QStringLiteral("http://127.0.0.1:%1/v1").arg(port));
-        expectError(c, o, QStringLiteral("network"), QStringLiteral("refused"), 2);
+        FaultChat::expectError(c, o, QStringLiteral("network"), QStringLiteral("refused"), 2);
     }
 
     void resetMidStream()
@@ -317,7 +170,7 @@ private Q_SLOTS:
         r.dropAfterStall = true;
         server.enqueue(r);
         const Outcome o = chat(server.baseUrl());
-        expectError(c, o, QStringLiteral("incomplete"), QStringLiteral("answer"));
+        FaultChat::expectError(c, o, QStringLiteral("incomplete"), QStringLiteral("answer"));
         QCOMPARE(server.requests().size(), 1); // bytes had arrived: not silently re-asked
     }
 
@@ -332,8 +185,8 @@ private Q_SLOTS:
         r.stallAfterWrites = 1; // then silence, the connection left open
         server.enqueue(r);
         const Outcome o = chat(server.baseUrl());
-        expectError(c, o, QStringLiteral("stalled"), QStringLiteral("3 s"));
-        QVERIFY2(o.elapsedMs < 30000, qPrintable(describe(o)));
+        FaultChat::expectError(c, o, QStringLiteral("stalled"), QStringLiteral("3 s"));
+        QVERIFY2(o.elapsedMs < 30000, qPrintable(FaultChat::describe(o)));
     }
 
     void malformedJsonChunk()
@@ -348,7 +201,7 @@ private Q_SLOTS:
                     QByteArray("data: [DONE]\n\n")};
         server.enqueue(r);
         const Outcome o = chat(server.baseUrl());
-        expectError(c, o, QStringLiteral("bad_stream"), QStringLiteral("not JSON"));
+        FaultChat::expectError(c, o, QStringLiteral("bad_stream"), QStringLiteral("not JSON"));
     }
 
     void missingDone()
@@ -361,7 +214,7 @@ private Q_SLOTS:
         r.writes = {sse(FakeOpenAiServer::textChunk(QStringLiteral("Half an ans")))};
         server.enqueue(r);
         const Outcome o = chat(server.baseUrl());
-        expectError(c, o, QStringLiteral("incomplete"), QStringLiteral("ended before"));
+        FaultChat::expectError(c, o, QStringLiteral("incomplete"), QStringLiteral("ended before"));
     }
 
     void errorEventMidStream()
@@ -376,7 +229,8 @@ private Q_SLOTS:
                                "crashed\",\"type\":\"server_error\"}}\n\n")};
         server.enqueue(r);
         const Outcome o = chat(server.baseUrl());
-        expectError(c, o, QStringLiteral("model_error"), QStringLiteral("upstream model crashed"));
+        FaultChat::expectError(
+            c, o, QStringLiteral("model_error"), QStringLiteral("upstream model crashed"));
     }
 
     void aFiftyMegabyteResponse()
@@ -397,9 +251,9 @@ private Q_SLOTS:
         server.enqueue(r);
         const Outcome o = chat(server.baseUrl(), 300000);
         // Either way, a defined end with the data intact and a bounded time.
-        QVERIFY2(o.exitCode == 0 || o.exitCode == 1, qPrintable(describe(o).left(2000)));
+        QVERIFY2(o.exitCode == 0 || o.exitCode == 1, qPrintable(FaultChat::describe(o).left(2000)));
         QString why;
-        QVERIFY2(dataIntact(o, QString(), &why), qPrintable(why));
+        QVERIFY2(FaultChat::dataIntact(o, QString(), &why), qPrintable(why));
         c.note(QStringLiteral("exit %1 (%2) after %3 ms; store intact")
                    .arg(o.exitCode)
                    .arg(o.exitCode == 0 ? QStringLiteral("answered") : o.errorMessage().left(90))
@@ -415,7 +269,7 @@ private Q_SLOTS:
             QStringLiteral("call_1"), QStringLiteral("delete_everything"), "{\"path\":\"/\"}");
         server.enqueueText(QStringLiteral("Sorry, 42."));
         const Outcome o = chat(server.baseUrl());
-        expectAnswer(o, QStringLiteral("Sorry, 42."));
+        FaultChat::expectAnswer(o, QStringLiteral("Sorry, 42."));
         QCOMPARE(server.requests().size(), 2);
         const QByteArray told = server.requests().at(1).body;
         QVERIFY2(told.contains("delete_everything") && told.contains("unknown tool"),
@@ -436,7 +290,7 @@ private Q_SLOTS:
             QStringLiteral("call_1"), QStringLiteral("run_python"), "print(6*7) # not JSON {");
         server.enqueueText(QStringLiteral("Fixed: 42."));
         const Outcome o = chat(server.baseUrl());
-        expectAnswer(o, QStringLiteral("Fixed: 42."));
+        FaultChat::expectAnswer(o, QStringLiteral("Fixed: 42."));
         const auto results = o.ofType("tool_result");
         QCOMPARE(results.size(), 1);
         QCOMPARE(results.first().value("status", std::string()), std::string("error"));
@@ -457,7 +311,7 @@ private Q_SLOTS:
             QStringLiteral("call_2"), QStringLiteral("read_file"), "{\"path\":\"/etc/passwd\"}");
         server.enqueueText(QStringLiteral("Not allowed, fine."));
         const Outcome o = chat(server.baseUrl());
-        expectAnswer(o, QStringLiteral("Not allowed, fine."));
+        FaultChat::expectAnswer(o, QStringLiteral("Not allowed, fine."));
         QCOMPARE(server.requests().size(), 3);
         const auto results = o.ofType("tool_result");
         QCOMPARE(results.size(), 2);
@@ -476,14 +330,14 @@ private Q_SLOTS:
     {
         SecurityCase c(SecurityCase::Kind::Fault,
                        QStringLiteral("secrets: the API key in no file after the faults"));
-        QVERIFY(!m_dirs.isEmpty());
+        const auto &dirs = m_faults.dataDirs();
+        QVERIFY(!dirs.isEmpty());
         int files = 0;
-        for (const auto &dir : std::as_const(m_dirs)) {
-            QCOMPARE(filesContaining(dir->path(), kKey), QStringList());
+        for (const auto &dir : dirs) {
+            QCOMPARE(filesContaining(dir->path(), FaultChat::kKey), QStringList());
             files += int(filesContaining(dir->path(), QByteArray()).size());
         }
-        c.note(
-            QStringLiteral("%1 files of %2 data folders searched").arg(files).arg(m_dirs.size()));
+        c.note(QStringLiteral("%1 files of %2 data folders searched").arg(files).arg(dirs.size()));
     }
 };
 
