@@ -5,7 +5,7 @@
 
 namespace Sandcastle::Cli {
 
-bool isCommand(const QString &firstArgument)
+const QStringList &commandNames()
 {
     static const QStringList commands{QStringLiteral("chat"),
                                       QStringLiteral("conversations"),
@@ -14,12 +14,22 @@ bool isCommand(const QString &firstArgument)
                                       QStringLiteral("image"),
                                       QStringLiteral("env"),
                                       QStringLiteral("doctor"),
-                                      QStringLiteral("--version"),
-                                      QStringLiteral("-v"),
-                                      QStringLiteral("--help"),
-                                      QStringLiteral("-h"),
                                       QStringLiteral("help")};
-    return commands.contains(firstArgument);
+    return commands;
+}
+
+bool isCommand(const QString &firstArgument)
+{
+    static const QStringList options{QStringLiteral("--version"),
+                                     QStringLiteral("-v"),
+                                     QStringLiteral("--help"),
+                                     QStringLiteral("-h")};
+    return commandNames().contains(firstArgument) || options.contains(firstArgument);
+}
+
+int usageFailure(const QString &message)
+{
+    return usageError(message);
 }
 
 int run(const QStringList &args)

@@ -7,6 +7,11 @@ namespace Sandcastle::Cli {
 // True when the first argument names a headless command (chat, exec, image, doctor,
 // --version, --help): main() then starts a QCoreApplication instead of the window.
 bool isCommand(const QString &firstArgument);
+// The headless commands by name (chat, exec, …, help).
+const QStringList &commandNames();
+
+// Prints "sandcastle: message" and the usage on stderr; returns the usage exit code (2).
+int usageFailure(const QString &message);
 
 // Runs a headless command; `args` excludes the program name. Needs a QCoreApplication.
 // Exit codes follow architecture.md §5.

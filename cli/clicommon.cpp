@@ -96,7 +96,7 @@ QString usageText()
         "       sandcastle env build|show [--workspace DIR] [--wheelhouse DIR] [--timeout S]\n"
         "                       [--yes] [--json]\n"
         "       sandcastle doctor\n"
-        "Without a command, sandcastle opens its window.\n");
+        "       sandcastle [--workspace DIR]     the window (and Qt's options: -platform, …)\n");
 }
 
 int usageError(const QString &message)

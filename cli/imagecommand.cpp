@@ -19,8 +19,7 @@ int runImage(const QStringList &args)
         writeErr(QStringLiteral("sandcastle: cannot create a temporary folder\n"));
         return kExitEngine;
     }
-    for (const char *name : {"Dockerfile", "kernel.py", "packages.py", "build-image.sh"}) {
-        const QString fileName = QString::fromLatin1(name);
+    for (const QString &fileName : sandboxImageFiles()) {
         QFile::copy(QStringLiteral(":/sandbox/image/") + fileName, context.filePath(fileName));
         QFile::setPermissions(context.filePath(fileName),
                               QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner

@@ -3,6 +3,7 @@
 #include <app/appsettings.h>
 #include <app/projectfolder.h>
 #include <cli/cli.h>
+#include <cli/windowarguments.h>
 #include <sandbox/blockingjobs.h>
 #include <sandbox/containerengine.h>
 #include <ui/firstpaint.h>
@@ -36,21 +37,19 @@ int main(int argc, char *argv[])
 
     setIdentity();
     const Sandcastle::AppSettings settings = Sandcastle::AppSettings::load();
-    // sandcastle --workspace DIR: the window, working in a folder of the person's, checked
-    // before anything opens (a refused folder is said on the command line, exit 2).
-    QString folder;
+    // sandcastle [--workspace DIR] [Qt's options]: the window. Anything else (a mistyped
+    // command, an unknown option) is said with the usage, exit 2; a refused folder too, all
+    // before anything opens.
     QStringList args;
     for (int i = 1; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);
-    const qsizetype at = args.indexOf(QStringLiteral("--workspace"));
-    if (at >= 0) {
-        if (at + 1 >= args.size()) {
-            std::fprintf(stderr,
-                         "sandcastle: --workspace needs a folder: sandcastle --workspace DIR\n");
-            return 2;
-        }
-        const auto checked
-            = Sandcastle::ProjectFolder::check(args.at(at + 1), QDir::homePath(), settings.dataDir);
+    const Sandcastle::Cli::WindowArguments parsed = Sandcastle::Cli::parseWindowArguments(args);
+    if (!parsed.ok())
+        return Sandcastle::Cli::usageFailure(parsed.error);
+    QString folder;
+    if (!parsed.workspace.isEmpty()) {
+        const auto checked = Sandcastle::ProjectFolder::check(
+            parsed.workspace, QDir::homePath(), settings.dataDir);
         if (!checked) {
             std::fprintf(stderr, "sandcastle: %s\n", qPrintable(checked.error()));
             return 2;

@@ -95,6 +95,28 @@ private Q_SLOTS:
                  run.err.constData());
     }
 
+    // A word that is neither a command nor one of the window's options is a mistake said as
+    // one (exit 2, the usage), never "open the window": not even with a display at hand.
+    void anUnknownCommandOrOptionIsAUsageError()
+    {
+        const QList<QPair<QStringList, QByteArray>> cases{
+            {{QStringLiteral("frobnicate")}, "unknown command 'frobnicate'\n"},
+            {{QStringLiteral("exce"), QStringLiteral("script.py")},
+             "unknown command 'exce' (did you mean 'exec'?)"},
+            {{QStringLiteral("--frob")}, "unknown option '--frob'"},
+            {{QStringLiteral("-platform"), QStringLiteral("offscreen"), QStringLiteral("stray")},
+             "unknown command 'stray'"},
+            {{QStringLiteral("--workspace")}, "--workspace needs a folder"},
+            {{QStringLiteral("-style")}, "-style needs a value"},
+        };
+        for (const auto &[args, message] : cases) {
+            const Run run = sandcastle(args);
+            QCOMPARE(run.exitCode, 2);
+            QVERIFY2(run.err.contains(message), run.err.constData());
+            QVERIFY2(run.err.contains("usage: sandcastle"), run.err.constData());
+        }
+    }
+
     // Over Anthropic's Messages API the usage events say what the server read from its cache
     // and wrote to it; the prompt count includes both, as OpenAI's does.
     void chatOverMessagesReportsCachedTokens()
