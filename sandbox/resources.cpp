@@ -19,4 +19,14 @@ void initSandboxResources()
     (void)done;
 }
 
+const QStringList &sandboxImageFiles()
+{
+    static const QStringList files{QStringLiteral("Dockerfile"),
+                                   QStringLiteral("kernel.py"),
+                                   QStringLiteral("sandcastle_mpl.py"),
+                                   QStringLiteral("packages.py"),
+                                   QStringLiteral("build-image.sh")};
+    return files;
+}
+
 } // namespace Sandcastle

@@ -295,6 +295,32 @@ private Q_SLOTS:
         QCOMPARE(png.read(8), QByteArray("\x89PNG\r\n\x1a\n"));
     }
 
+    // A chart the code saved itself is in the workspace once: the kernel does not save it
+    // again under outputs/ (a figure saved only to a buffer, and one never saved, still are).
+    void aFigureTheCodeSavedIsNotSavedTwice()
+    {
+        const ExecutionResult result = run(QStringLiteral(
+            "import io\nimport matplotlib.pyplot as plt\n"
+            "plt.plot([1, 2, 3]); plt.savefig('chart.png')\n"
+            "plt.figure(); plt.bar(['a'], [1]); plt.savefig(io.BytesIO(), format='png')\n"
+            "fig, ax = plt.subplots(); ax.plot([3, 2]); fig.savefig('second.svg')\n"));
+        QCOMPARE(result.status, ExecutionResult::Status::Ok);
+        QStringList outputs;
+        for (const QString &file : result.files) {
+            if (file.startsWith(QStringLiteral("outputs/")))
+                outputs << file;
+        }
+        QCOMPARE(outputs.size(), 1); // the figure saved only into a buffer
+        QVERIFY(result.files.contains(QStringLiteral("chart.png")));
+        QVERIFY(result.files.contains(QStringLiteral("second.svg")));
+        // A later run's show() saves a new figure as before.
+        const ExecutionResult later
+            = run(QStringLiteral("import matplotlib.pyplot as plt\nplt.plot([1]); plt.show()"));
+        QCOMPARE(later.status, ExecutionResult::Status::Ok);
+        QCOMPARE(later.files.size(), 1);
+        QVERIFY(later.files.first().startsWith(QStringLiteral("outputs/figure-")));
+    }
+
     void aSymlinkPlantedForTheLogIsNotFollowed()
     {
         // Planted from the host side: when the host user is the container user (not root),

@@ -37,7 +37,7 @@ if ! "$engine" info >/dev/null 2>&1; then
     exit 125
 fi
 
-inputs_hash="$(cd "$here" && cat Dockerfile kernel.py packages.py | sha256sum | cut -c1-16)"
+inputs_hash="$(cd "$here" && cat Dockerfile kernel.py packages.py sandcastle_mpl.py | sha256sum | cut -c1-16)"
 current="$("$engine" image inspect --format '{{ index .Config.Labels "org.sandcastle.inputs" }}' "$image" 2>/dev/null || true)"
 if [[ $force -eq 0 && "$current" == "$inputs_hash" ]]; then
     step "$image is up to date ($inputs_hash)"

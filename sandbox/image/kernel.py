@@ -129,8 +129,10 @@ class _Figures:
             return
         os.makedirs(os.path.join(_WORKSPACE, "outputs"), exist_ok=True)
         for number in numbers:
-            self._count += 1
             figure = pyplot.figure(number)
+            if getattr(figure, "_sandcastle_saved", False):
+                continue  # the code saved it to a file itself (sandcastle_mpl marks it)
+            self._count += 1
             path = os.path.join(_WORKSPACE, "outputs", "figure-%d-%d.png" % (self._run_id(), self._count))
             try:
                 figure.savefig(path, dpi=100, bbox_inches="tight")

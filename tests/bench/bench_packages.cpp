@@ -125,9 +125,8 @@ int main(int argc, char *argv[])
 
     // 1. The default image from scratch, and python3 alone on the same base.
     QTemporaryDir context;
-    for (const char *name : {"Dockerfile", "kernel.py", "packages.py"})
-        QFile::copy(QStringLiteral(":/sandbox/image/") + QLatin1String(name),
-                    context.filePath(QLatin1String(name)));
+    for (const QString &name : sandboxImageFiles())
+        QFile::copy(QStringLiteral(":/sandbox/image/") + name, context.filePath(name));
     QTemporaryDir bare;
     writeFile(
         bare.filePath(QStringLiteral("Dockerfile")),
