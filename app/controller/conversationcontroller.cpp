@@ -47,6 +47,9 @@ ConversationController::ConversationController(const AppSettings &settings, QObj
     if (!opened)
         m_storeError = opened.error();
     m_workspace = m_settings.workspaceFor(m_conversationId);
+    m_workspaceLock = ConversationRemoval::lockWorkspace(m_settings.dataDir, m_conversationId);
+    if (m_store->isOpen())
+        ConversationRemoval::sweepEmptyWorkspaces(*m_store, m_settings.dataDir, m_workspace);
     m_environment = new ProjectEnvironment(this);
     m_checkpoints = new CheckpointQueue(this);
     m_checkpoints->setTarget(m_settings.dataDir, m_workspace, m_conversationId);
@@ -66,6 +69,7 @@ ConversationController::~ConversationController()
     m_agent->blockSignals(true);
     m_session->blockSignals(true);
     m_session->release();
+    leaveWorkspace();
     // The agent and the session go before the store they write to.
     delete m_recorder;
     delete m_agent;
@@ -196,7 +200,10 @@ void ConversationController::switchTo(const ConversationInfo &info,
                                       const nlohmann::json &messages)
 {
     m_session->release(); // the old container goes in the background: no wait for the engine
+    leaveWorkspace();
     m_conversationId = info.id;
+    if (info.ownsWorkspace)
+        m_workspaceLock = ConversationRemoval::lockWorkspace(m_settings.dataDir, info.id);
     m_saved = saved;
     m_title = info.title;
     m_workspace = info.workspace;
@@ -215,6 +222,14 @@ void ConversationController::switchTo(const ConversationInfo &info,
     Q_EMIT conversationSwitched(m_conversationId, messages);
     Q_EMIT titleChanged(m_title);
     Q_EMIT usageChanged();
+}
+
+void ConversationController::leaveWorkspace()
+{
+    // A conversation never saved leaves no folder behind when nothing was put in it.
+    if (!m_saved && m_ownsWorkspace)
+        ConversationRemoval::removeEmptyWorkspace(m_settings.dataDir, m_workspace);
+    m_workspaceLock.reset();
 }
 
 Result<bool> ConversationController::ensureSaved(const QString &titleHint)

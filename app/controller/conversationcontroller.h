@@ -13,6 +13,8 @@
 
 #include <memory>
 
+class QLockFile;
+
 namespace Sandcastle {
 
 class Agent;
@@ -150,6 +152,8 @@ private:
     void buildConversation();
     void bindAgent();
     void switchTo(const ConversationInfo &info, bool saved, const nlohmann::json &messages);
+    // Before another conversation (or none) takes over: an unsaved one's empty workspace goes.
+    void leaveWorkspace();
     void loadUsage();
     void saveUsage();
     void rememberLast();
@@ -179,6 +183,8 @@ private:
     QString m_workspace;
     bool m_ownsWorkspace = true;
     bool m_saved = false;
+    // Held while this conversation's own workspace is in use: no other process sweeps it.
+    std::unique_ptr<QLockFile> m_workspaceLock;
     bool m_personRunning = false;
     // Between a prompt and the agent's start: the checkpoint before the turn is being taken.
     bool m_turnStarting = false;

@@ -4,7 +4,11 @@
 #include <sandbox/containerengine.h>
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFileInfo>
+#include <QSet>
+
+#include <algorithm>
 
 namespace Sandcastle::ConversationRemoval {
 
@@ -52,6 +56,80 @@ removeLeftovers(const ContainerEngine &engine, const QString &dataDir, const Con
                            "removed completely")
                 .arg(canonical));
     return Result<QString>::ok(note);
+}
+
+bool removeEmptyWorkspace(const QString &dataDir, const QString &workspace)
+{
+    const QFileInfo info(workspace);
+    if (!info.exists() && !info.isSymLink())
+        return true;
+    const QString workspaces = QDir(dataDir + QStringLiteral("/workspaces")).canonicalPath();
+    if (workspaces.isEmpty() || info.isSymLink() || !info.isDir()
+        || !info.canonicalFilePath().startsWith(workspaces + QLatin1Char('/')))
+        return false;
+    // Every entry, hidden ones too, links not followed: any that is not a folder keeps it all.
+    QStringList folders;
+    QDirIterator it(workspace,
+                    QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        it.next();
+        const QFileInfo entry = it.fileInfo();
+        if (entry.isSymLink() || !entry.isDir())
+            return false;
+        folders << entry.filePath();
+    }
+    // The deepest first; rmdir fails on anything that appeared meanwhile, and that is kept.
+    std::sort(folders.begin(), folders.end(), [](const QString &a, const QString &b) {
+        return a.count(QLatin1Char('/')) > b.count(QLatin1Char('/'));
+    });
+    for (const QString &folder : folders) {
+        if (!QDir().rmdir(folder))
+            return false;
+    }
+    return QDir().rmdir(workspace);
+}
+
+namespace {
+QString lockPath(const QString &dataDir, const QString &conversationId)
+{
+    return dataDir + QStringLiteral("/locks/workspace-") + conversationId + QStringLiteral(".lock");
+}
+} // namespace
+
+std::unique_ptr<QLockFile> lockWorkspace(const QString &dataDir, const QString &conversationId)
+{
+    QDir().mkpath(dataDir + QStringLiteral("/locks"));
+    auto lock = std::make_unique<QLockFile>(lockPath(dataDir, conversationId));
+    lock->setStaleLockTime(0); // held as long as the process lives, however long that is
+    if (!lock->tryLock(0))
+        qWarning("workspace %s: already locked by another process", qPrintable(conversationId));
+    return lock;
+}
+
+int sweepEmptyWorkspaces(const ConversationStore &store,
+                         const QString &dataDir,
+                         const QString &keep)
+{
+    const Result<QList<ConversationInfo>> conversations = store.list();
+    if (!conversations)
+        return 0;
+    QSet<QString> named{QFileInfo(keep).absoluteFilePath()};
+    for (const ConversationInfo &info : conversations.value())
+        named.insert(QFileInfo(info.workspace).absoluteFilePath());
+    const QDir workspaces(dataDir + QStringLiteral("/workspaces"));
+    int removed = 0;
+    for (const QFileInfo &entry :
+         workspaces.entryInfoList(QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot)) {
+        if (named.contains(entry.absoluteFilePath()))
+            continue;
+        // Another window's or command's conversation, not saved yet: its lock is held.
+        QLockFile lock(lockPath(dataDir, entry.fileName()));
+        lock.setStaleLockTime(0);
+        if (lock.tryLock(0) && removeEmptyWorkspace(dataDir, entry.absoluteFilePath()))
+            ++removed;
+    }
+    return removed;
 }
 
 Result<QString> remove(ConversationStore &store,

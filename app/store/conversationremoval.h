@@ -2,6 +2,10 @@
 
 #include "conversationstore.h"
 
+#include <QLockFile>
+
+#include <memory>
+
 namespace Sandcastle {
 class ContainerEngine;
 }
@@ -27,5 +31,22 @@ Result<ConversationInfo> removeRecord(ConversationStore &store, const QString &c
 Result<QString> removeLeftovers(const ContainerEngine &engine,
                                 const QString &dataDir,
                                 const ConversationInfo &info);
+
+// A workspace Sandcastle made for a conversation that was never saved (a launch without a
+// conversation, a New pressed twice) is removed when nothing was put in it: only a folder
+// under dataDir/workspaces, not a link, holding nothing but empty folders. Files are never
+// deleted. True when it is gone (or was never made).
+bool removeEmptyWorkspace(const QString &dataDir, const QString &workspace);
+
+// The lock a process holds while a conversation's own workspace is in use (a window, a
+// `sandcastle chat`); the sweep below passes by a locked workspace. Never null.
+std::unique_ptr<QLockFile> lockWorkspace(const QString &dataDir, const QString &conversationId);
+
+// Removes the empty workspaces no stored conversation names and no process holds (left by a crash,
+// or by versions that made one at every launch), except `keep`. Returns how many went; none when
+// the store cannot be read.
+int sweepEmptyWorkspaces(const ConversationStore &store,
+                         const QString &dataDir,
+                         const QString &keep);
 
 } // namespace Sandcastle::ConversationRemoval
