@@ -49,7 +49,13 @@ void MainWindow::buildMenus()
     file->addSeparator();
     QAction *settings = file->addAction(tr("&Settings…"), this, &MainWindow::openSettings);
     settings->setObjectName(QStringLiteral("openSettings"));
-    settings->setShortcut(QKeySequence::Preferences);
+    // Ctrl+, always: many platform themes give QKeySequence::Preferences no key at all.
+    QList<QKeySequence> preferences{QKeySequence(Qt::CTRL | Qt::Key_Comma)};
+    for (const QKeySequence &key : QKeySequence::keyBindings(QKeySequence::Preferences)) {
+        if (!preferences.contains(key))
+            preferences << key;
+    }
+    settings->setShortcuts(preferences);
     settings->setIcon(actionIcon("settings"));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);

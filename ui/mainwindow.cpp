@@ -36,11 +36,13 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFrame>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QIcon>
 #include <QLabel>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -48,6 +50,8 @@
 #include <QSystemTrayIcon>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 static void initUiResources()
 {
@@ -92,7 +96,7 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     // Nothing configured yet (the default endpoint and no key): help the person start.
     if (this->settings().apiKey.isEmpty() && this->settings().baseUrl == AppSettings().baseUrl)
         showWelcome();
-    resize(1300, 800);
+    sizeToScreen();
     restoreState();
     // Warm the sandbox as soon as the first frame is up, so that the first run does not wait
     // for a container to start and the first frame does not wait for the engine's processes.
@@ -546,6 +550,22 @@ void MainWindow::saveState()
     state.setValue(QStringLiteral("window/state"), QMainWindow::saveState());
     state.setValue(QStringLiteral("window/mainSplitter"), m_mainSplitter->saveState());
     state.setValue(QStringLiteral("window/centreSplitter"), m_centreSplitter->saveState());
+}
+
+void MainWindow::sizeToScreen()
+{
+    // The first window takes most of the screen it opens on (a laptop's 1366×768 as well as a
+    // 4K monitor), centred; after that the geometry the person left is restored.
+    const QScreen *screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
+    if (!screen) {
+        resize(1300, 800);
+        return;
+    }
+    const QRect available = screen->availableGeometry();
+    const QSize size(std::max(800, available.width() * 4 / 5),
+                     std::max(560, available.height() * 17 / 20));
+    resize(size.boundedTo(available.size()));
+    move(available.center() - rect().center());
 }
 
 void MainWindow::restoreState()

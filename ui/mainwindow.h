@@ -117,6 +117,7 @@ private:
     void showWelcome();
     void notifyIfAway(const ExecutionResult &result);
     void saveState();
+    void sizeToScreen();
     void restoreState();
 
     ConversationController *m_controller = nullptr;

@@ -10,6 +10,7 @@
 #include <sandbox/blockingjobs.h>
 #include <sandbox/pathguard.h>
 #include <ui/editor/codeeditor.h>
+#include <ui/widgets/elidedlabel.h>
 
 #include <QDesktopServices>
 #include <QDir>
@@ -49,7 +50,7 @@ const QString ShowIgnoredKey = QStringLiteral("files/showIgnored");
 
 FilesPane::FilesPane(QWidget *parent)
     : QWidget(parent)
-    , m_title(new QLabel(tr("Files"), this))
+    , m_title(new ElidedLabel(tr("Files"), this))
     , m_ignoredButton(new QToolButton(this))
     , m_model(new WorkspaceModel(this))
     , m_git(new GitStatus(this))
@@ -101,6 +102,7 @@ FilesPane::FilesPane(QWidget *parent)
     split->setStretchFactor(1, 1);
     auto *titleRow = new QHBoxLayout;
     titleRow->setContentsMargins(0, 0, 0, 0);
+    m_title->setObjectName(QStringLiteral("filesTitle"));
     titleRow->addWidget(m_title, 1);
     titleRow->addWidget(m_ignoredButton);
     auto *layout = new QVBoxLayout(this);
@@ -193,8 +195,8 @@ void FilesPane::setRoot(const QString &path)
     QDir().mkpath(path);
     m_view->setRootIndex(m_model->setRootPath(path));
     refreshGitStatus();
-    m_title->setText(tr("Files — %1").arg(QDir::toNativeSeparators(path)));
-    m_title->setToolTip(path);
+    // Long paths are cut in the middle; the tooltip has the whole.
+    m_title->setFullText(tr("Files — %1").arg(QDir::toNativeSeparators(path)));
     m_previewed.clear();
     m_pendingCurrent.clear();
     m_message->clear();

@@ -19,6 +19,7 @@ class QTreeView;
 namespace Sandcastle {
 
 class CodeEditor;
+class ElidedLabel;
 class GitStatus;
 class QuickOpen;
 class WorkspaceModel;
@@ -91,7 +92,7 @@ private:
     void chooseFile(const QString &relative);
     void setUpTree();
     void setUpGitMarks();
-    QLabel *m_title = nullptr;
+    ElidedLabel *m_title = nullptr;
     QToolButton *m_ignoredButton = nullptr;
     WorkspaceModel *m_model = nullptr;
     GitStatus *m_git = nullptr;
