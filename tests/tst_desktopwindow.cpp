@@ -1,13 +1,28 @@
 #include <app/controller/conversationcontroller.h>
+#include <sandbox/containerengine.h>
 #include <support/fakeengine.h>
 #include <support/fakeopenaiserver.h>
+#include <ui/actions/aboutdialog.h>
+#include <ui/actions/commandpalette.h>
+#include <ui/chat/chatpane.h>
+#include <ui/chat/promptedit.h>
+#include <ui/chat/transcriptmodel.h>
+#include <ui/console/consolepane.h>
+#include <ui/editor/codeeditor.h>
+#include <ui/editor/editorpane.h>
 #include <ui/files/filespane.h>
+#include <ui/files/workspacemodel.h>
 #include <ui/mainwindow.h>
 #include <ui/settings/settingsdialog.h>
 #include <ui/widgets/elidedlabel.h>
 
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
+#include <QLineEdit>
+#include <QListView>
+#include <QListWidget>
+#include <QMenuBar>
 #include <QScreen>
 #include <QTimer>
 
@@ -34,12 +49,262 @@ class TestDesktopWindow : public QObject
             .entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
     }
 
+    static QAction *action(const MainWindow &window, const QString &name)
+    {
+        for (QAction *a : window.allActions()) {
+            if (a->objectName() == name)
+                return a;
+        }
+        return nullptr;
+    }
+
+    static QStringList rootNames(const WorkspaceModel *model)
+    {
+        QStringList names;
+        for (int row = 0; row < model->rowCount(); ++row)
+            names << model->index(row, 0).data().toString();
+        return names;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY2(useFakeEngine(m_state.path()), "SANDCASTLE_SOURCE_DIR is not set");
         QVERIFY(m_server.listen());
+    }
+
+    // The menus people look for, in the order they look, and every action in the palette.
+    void everyMenuActionIsThereAndInThePalette()
+    {
+        QTemporaryDir data;
+        MainWindow window(fakeEngineSettings(m_server, data.path()));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QStringList menus;
+        for (const QAction *menu : window.menuBar()->actions())
+            menus << CommandPalette::label(menu);
+        QCOMPARE(menus,
+                 (QStringList{QStringLiteral("File"),
+                              QStringLiteral("Edit"),
+                              QStringLiteral("View"),
+                              QStringLiteral("Run"),
+                              QStringLiteral("Help")}));
+        const QStringList expected{
+            QStringLiteral("newConversation"),   QStringLiteral("openFolder"),
+            QStringLiteral("goToFile"),          QStringLiteral("uploadFiles"),
+            QStringLiteral("exportMarkdown"),    QStringLiteral("exportBundle"),
+            QStringLiteral("openSettings"),      QStringLiteral("quit"),
+            QStringLiteral("editUndo"),          QStringLiteral("editRedo"),
+            QStringLiteral("editCut"),           QStringLiteral("editCopy"),
+            QStringLiteral("editPaste"),         QStringLiteral("editSelectAll"),
+            QStringLiteral("editFind"),          QStringLiteral("show-conversations"),
+            QStringLiteral("show-chat"),         QStringLiteral("show-editor"),
+            QStringLiteral("show-console"),      QStringLiteral("show-files"),
+            QStringLiteral("showInternalFiles"), QStringLiteral("zoomIn"),
+            QStringLiteral("zoomOut"),           QStringLiteral("zoomReset"),
+            QStringLiteral("theme-system"),      QStringLiteral("theme-light"),
+            QStringLiteral("theme-dark"),        QStringLiteral("fullScreen"),
+            QStringLiteral("runEditorCode"),     QStringLiteral("stop"),
+            QStringLiteral("stopCode"),          QStringLiteral("stopAfterStep"),
+            QStringLiteral("reviewChanges"),     QStringLiteral("commandPaletteAction"),
+            QStringLiteral("keyboardShortcuts"), QStringLiteral("about")};
+        // Export needs a stored conversation.
+        QVERIFY(!action(window, QStringLiteral("exportMarkdown"))->isEnabled());
+        QVERIFY(window.controller()->ensureSaved(QStringLiteral("kept")));
+        QVERIFY(action(window, QStringLiteral("exportMarkdown"))->isEnabled());
+        QVERIFY(action(window, QStringLiteral("exportBundle"))->isEnabled());
+        // Text in the prompt, all selected: the Edit actions can act on it.
+        window.activateWindow();
+        window.chatPane()->promptEdit()->setFocus();
+        QTRY_VERIFY(window.chatPane()->promptEdit()->hasFocus());
+        QTest::keyClicks(window.chatPane()->promptEdit(), QStringLiteral("abc"));
+        action(window, QStringLiteral("editSelectAll"))->trigger();
+        Q_EMIT window.menuBar()->actions().at(1)->menu()->aboutToShow();
+        // Every action that can run now is in the palette, by its name.
+        CommandPalette palette(window.allActions(), &window);
+        QStringList listed;
+        for (int row = 0; row < palette.list()->count(); ++row)
+            listed << palette.list()->item(row)->text();
+        int enabled = 0;
+        for (const QString &name : expected) {
+            QAction *a = action(window, name);
+            QVERIFY2(a, qPrintable(name));
+            if (!a->isEnabled())
+                continue;
+            ++enabled;
+            const QString label = CommandPalette::label(a);
+            QVERIFY2(std::any_of(listed.cbegin(),
+                                 listed.cend(),
+                                 [&label](const QString &item) { return item.startsWith(label); }),
+                     qPrintable(name + QStringLiteral(" is not in the palette: ") + label));
+        }
+        // Only redo (nothing undone) and the Run menu's stops (nothing running) wait.
+        QVERIFY2(enabled >= expected.size() - 4, qPrintable(QString::number(enabled)));
+        // Typing in the palette keeps the Edit actions on the prompt.
+        palette.filterBox()->setFocus();
+        QTest::keyClicks(palette.filterBox(), QStringLiteral("copy"));
+        QVERIFY(palette.list()->count() >= 1);
+        QVERIFY(palette.list()->item(0)->text().startsWith(QStringLiteral("Copy")));
+    }
+
+    // Edit acts on the focused pane: the prompt's text, the transcript's message, each pane's
+    // find.
+    void editActsOnTheFocusedPane()
+    {
+        QTemporaryDir data;
+        MainWindow window(fakeEngineSettings(m_server, data.path()));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.activateWindow();
+        QAction *undo = action(window, QStringLiteral("editUndo"));
+        QAction *copy = action(window, QStringLiteral("editCopy"));
+        QAction *cut = action(window, QStringLiteral("editCut"));
+        QAction *paste = action(window, QStringLiteral("editPaste"));
+        QAction *find = action(window, QStringLiteral("editFind"));
+        QAction *selectAll = action(window, QStringLiteral("editSelectAll"));
+
+        PromptEdit *prompt = window.chatPane()->promptEdit();
+        prompt->setFocus();
+        QTRY_VERIFY(prompt->hasFocus());
+        QVERIFY(paste->isEnabled());
+        QVERIFY(!copy->isEnabled());
+        QTest::keyClicks(prompt, QStringLiteral("plot the data"));
+        selectAll->trigger();
+        Q_EMIT window.menuBar()->actions().at(1)->menu()->aboutToShow();
+        QVERIFY(copy->isEnabled());
+        QVERIFY(cut->isEnabled());
+        QVERIFY(undo->isEnabled());
+        cut->trigger();
+        QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("plot the data"));
+        QVERIFY(prompt->toPlainText().isEmpty());
+        undo->trigger();
+        QCOMPARE(prompt->toPlainText(), QStringLiteral("plot the data"));
+
+        // The transcript: copy the current message, find a message.
+        window.chatPane()->addNotice(QStringLiteral("first notice"));
+        window.chatPane()->addNotice(QStringLiteral("the needle is here"));
+        QListView *transcript = window.chatPane()->transcriptView();
+        transcript->setFocus();
+        QTRY_VERIFY(transcript->hasFocus());
+        QVERIFY(find->isEnabled());
+        QVERIFY(copy->isEnabled());
+        QVERIFY(!paste->isEnabled());
+        find->trigger();
+        auto *chatFind = window.chatPane()->findChild<QLineEdit *>(QStringLiteral("chatFind"));
+        QVERIFY(chatFind && chatFind->isVisible());
+        QTest::keyClicks(chatFind, QStringLiteral("NEEDLE"));
+        QTest::keyClick(chatFind, Qt::Key_Return);
+        QVERIFY(transcript->currentIndex()
+                    .data(TranscriptModel::TextRole)
+                    .toString()
+                    .contains(QStringLiteral("needle")));
+        QTest::keyClick(chatFind, Qt::Key_Escape);
+        QTRY_VERIFY(transcript->hasFocus());
+        copy->trigger();
+        QVERIFY(QApplication::clipboard()->text().contains(QStringLiteral("needle")));
+
+        // The console and the editor each have their own find box, opened by Ctrl+F.
+        window.console()->setFocus();
+        QTRY_VERIFY(window.console()->hasFocus());
+        QTest::keyClick(window.console(), Qt::Key_F, Qt::ControlModifier);
+        auto *consoleFind = window.console()->findChild<QLineEdit *>(QStringLiteral("consoleFind"));
+        QTRY_VERIFY(consoleFind && consoleFind->isVisible());
+        window.editor()->setText(QStringLiteral("x = 1\nprint(x)\n"));
+        window.editor()->setFocus();
+        QTRY_VERIFY(window.editor()->hasFocus());
+        QTest::keyClick(window.editor(), Qt::Key_F, Qt::ControlModifier);
+        auto *editorFind
+            = window.editorPane()->findChild<QLineEdit *>(QStringLiteral("editorFind"));
+        QTRY_VERIFY(editorFind && editorFind->isVisible());
+        QTest::keyClicks(editorFind, QStringLiteral("print"));
+        QTest::keyClick(editorFind, Qt::Key_Return);
+        QCOMPARE(window.editor()->selectedText(), QStringLiteral("print"));
+        QCOMPARE(window.editor()->text(), QStringLiteral("x = 1\nprint(x)\n")); // Enter kept out
+    }
+
+    // View hides and shows each pane, zooms the text panes, and both survive a restart; the
+    // last pane shown cannot be hidden.
+    void viewTogglesAndZoomSurviveARestart()
+    {
+        QTemporaryDir data;
+        int consoleSize = 0;
+        {
+            MainWindow window(fakeEngineSettings(m_server, data.path()));
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(window.console()->isVisible());
+            action(window, QStringLiteral("show-console"))->trigger();
+            QVERIFY(!window.console()->isVisible());
+            action(window, QStringLiteral("show-files"))->trigger();
+            QVERIFY(!window.filesPane()->isVisible());
+            consoleSize = window.console()->font().pointSize();
+            action(window, QStringLiteral("zoomIn"))->trigger();
+            action(window, QStringLiteral("zoomIn"))->trigger();
+            QCOMPARE(window.zoom(), 2);
+            QCOMPARE(window.console()->font().pointSize(), consoleSize + 2);
+            QCOMPARE(int(window.editor()->SendScintilla(QsciScintillaBase::SCI_GETZOOM)), 2);
+            window.close();
+        }
+        MainWindow again(fakeEngineSettings(m_server, data.path()));
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QVERIFY(!again.console()->isVisible());
+        QVERIFY(!again.filesPane()->isVisible());
+        QVERIFY(!action(again, QStringLiteral("show-console"))->isChecked());
+        QVERIFY(again.chatPane()->isVisible());
+        QCOMPARE(again.zoom(), 2);
+        QCOMPARE(again.console()->font().pointSize(), consoleSize + 2);
+        action(again, QStringLiteral("zoomReset"))->trigger();
+        QCOMPARE(again.console()->font().pointSize(), consoleSize);
+        action(again, QStringLiteral("show-console"))->trigger();
+        QVERIFY(again.console()->isVisible());
+        // Every pane off but one: that one stays.
+        for (const QString &pane : {QStringLiteral("conversations"),
+                                    QStringLiteral("chat"),
+                                    QStringLiteral("editor"),
+                                    QStringLiteral("console")})
+            action(again, QStringLiteral("show-") + pane)->trigger();
+        QVERIFY(again.console()->isVisible());
+        QVERIFY(action(again, QStringLiteral("show-console"))->isChecked());
+    }
+
+    // Sandcastle's own .sandcastle folder is not among the person's files unless asked for.
+    void theFilesPaneHidesSandcastlesOwnFolder()
+    {
+        QTemporaryDir data;
+        QTemporaryDir project;
+        QVERIFY(QDir().mkpath(project.filePath(QStringLiteral(".sandcastle"))));
+        QFile log(project.filePath(QStringLiteral("data.csv")));
+        QVERIFY(log.open(QIODevice::WriteOnly));
+        log.close();
+        MainWindow window(fakeEngineSettings(m_server, data.path()));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openFolder(project.path()));
+        WorkspaceModel *model = window.filesPane()->model();
+        QTRY_VERIFY(rootNames(model).contains(QStringLiteral("data.csv")));
+        QVERIFY(!rootNames(model).contains(QStringLiteral(".sandcastle")));
+        QAction *internal = action(window, QStringLiteral("showInternalFiles"));
+        QVERIFY(!internal->isChecked());
+        internal->trigger();
+        QTRY_VERIFY(rootNames(model).contains(QStringLiteral(".sandcastle")));
+        internal->trigger();
+        QTRY_VERIFY(!rootNames(model).contains(QStringLiteral(".sandcastle")));
+    }
+
+    // Help → About names the versions a bug report needs.
+    void aboutNamesTheVersions()
+    {
+        const ContainerEngine engine(fakeDockerPath());
+        AboutDialog about(engine);
+        const QString text = about.versionsText();
+        QVERIFY2(text.contains(QStringLiteral("Sandcastle " SANDCASTLE_VERSION)), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Qt ") + QString::fromLatin1(qVersion())),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("QScintilla 2.")), qPrintable(text));
+        QTRY_VERIFY2(!about.versionsText().contains(QStringLiteral("asking")),
+                     qPrintable(about.versionsText()));
     }
 
     // Ctrl+, opens Settings whatever the platform theme says Preferences is.

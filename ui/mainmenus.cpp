@@ -47,6 +47,31 @@ void MainWindow::buildMenus()
     connect(recent, &QMenu::aboutToShow, this, [this, recent] { fillRecentFolders(recent); });
     fillRecentFolders(recent);
     file->addSeparator();
+    QAction *upload = file->addAction(tr("&Upload files…"), this, &MainWindow::chooseUploads);
+    upload->setObjectName(QStringLiteral("uploadFiles"));
+    upload->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_U));
+    upload->setIcon(actionIcon("upload"));
+    m_exportMarkdown = file->addAction(tr("&Export conversation as Markdown…"), this, [this] {
+        exportRequested(conversationId(), false);
+    });
+    m_exportMarkdown->setObjectName(QStringLiteral("exportMarkdown"));
+    m_exportMarkdown->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    m_exportMarkdown->setIcon(actionIcon("export"));
+    m_exportBundle = file->addAction(tr("Export conversation as a folder that re-&runs…"),
+                                     this,
+                                     [this] { exportRequested(conversationId(), true); });
+    m_exportBundle->setObjectName(QStringLiteral("exportBundle"));
+    m_exportBundle->setIcon(actionIcon("export"));
+    // Only a conversation in the store can be exported.
+    const auto exportable = [this] {
+        m_exportMarkdown->setEnabled(m_controller->isSaved());
+        m_exportBundle->setEnabled(m_controller->isSaved());
+    };
+    connect(m_controller, &ConversationController::conversationSwitched, this, exportable);
+    connect(m_controller, &ConversationController::conversationsChanged, this, exportable);
+    connect(file, &QMenu::aboutToShow, this, exportable);
+    exportable();
+    file->addSeparator();
     QAction *settings = file->addAction(tr("&Settings…"), this, &MainWindow::openSettings);
     settings->setObjectName(QStringLiteral("openSettings"));
     // Ctrl+, always: many platform themes give QKeySequence::Preferences no key at all.
@@ -59,8 +84,12 @@ void MainWindow::buildMenus()
     settings->setIcon(actionIcon("settings"));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setObjectName(QStringLiteral("quit"));
     quit->setShortcut(QKeySequence::Quit);
     quit->setIcon(actionIcon("quit"));
+
+    buildEditMenu();
+    buildViewMenu();
 
     QMenu *run = menuBar()->addMenu(tr("&Run"));
     QAction *runCode
@@ -69,14 +98,17 @@ void MainWindow::buildMenus()
     runCode->setShortcut(QKeySequence(Qt::Key_F5));
     runCode->setIcon(actionIcon("run"));
     QAction *stop = run->addAction(tr("&Stop"), m_controller, &ConversationController::stop);
+    stop->setObjectName(QStringLiteral("stop"));
     stop->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
     stop->setIcon(actionIcon("stop"));
     QAction *stopCode = run->addAction(
         tr("Stop the running &code"), m_controller, &ConversationController::stopCode);
+    stopCode->setObjectName(QStringLiteral("stopCode"));
     stopCode->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Period));
     stopCode->setIcon(actionIcon("stop-code"));
-    run->addAction(tr("Stop after this &step"), agent(), &Agent::stopAfterStep)
-        ->setIcon(actionIcon("stop-step"));
+    QAction *stopStep = run->addAction(tr("Stop after this &step"), agent(), &Agent::stopAfterStep);
+    stopStep->setObjectName(QStringLiteral("stopAfterStep"));
+    stopStep->setIcon(actionIcon("stop-step"));
     run->addSeparator();
     QAction *review
         = run->addAction(tr("Re&view the last changes…"), this, &MainWindow::reviewLastChanges);
@@ -92,22 +124,45 @@ void MainWindow::buildMenus()
     palette->setIcon(actionIcon("palette"));
     QAction *shortcuts
         = help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts);
+    shortcuts->setObjectName(QStringLiteral("keyboardShortcuts"));
     shortcuts->setShortcut(QKeySequence(Qt::Key_F1));
     shortcuts->setIcon(actionIcon("keyboard"));
+    help->addSeparator();
+    QAction *about = help->addAction(tr("&About Sandcastle"), this, &MainWindow::showAbout);
+    about->setObjectName(QStringLiteral("about"));
+    about->setMenuRole(QAction::AboutRole);
+    about->setIcon(actionIcon("about"));
 }
+
+void MainWindow::chooseUploads()
+{
+    const QStringList files
+        = QFileDialog::getOpenFileNames(this, tr("Upload files into the workspace"));
+    if (!files.isEmpty())
+        uploadFiles(files);
+}
+
+namespace {
+// The actions of a menu and of its submenus (the themes; the recent folders as they are now).
+void collectActions(const QMenu *menu, QList<QAction *> &into)
+{
+    const QList<QAction *> items = menu->actions();
+    for (QAction *action : items) {
+        if (action->menu())
+            collectActions(action->menu(), into);
+        else if (!action->isSeparator())
+            into << action;
+    }
+}
+} // namespace
 
 QList<QAction *> MainWindow::allActions() const
 {
     QList<QAction *> actions;
     const QList<QAction *> menus = menuBar()->actions();
     for (const QAction *menu : menus) {
-        if (!menu->menu())
-            continue;
-        const QList<QAction *> items = menu->menu()->actions();
-        for (QAction *action : items) {
-            if (!action->isSeparator() && !action->menu())
-                actions << action;
-        }
+        if (menu->menu())
+            collectActions(menu->menu(), actions);
     }
     return actions;
 }
@@ -142,9 +197,12 @@ void MainWindow::fillRecentFolders(QMenu *menu)
         QAction *action = menu->addAction(
             QDir::toNativeSeparators(folder), this, [this, folder] { openFolder(folder); });
         action->setToolTip(folder);
+        action->setIcon(actionIcon("folder"));
     }
-    if (folders.isEmpty())
-        menu->addAction(tr("No folder opened yet"))->setEnabled(false);
+    if (folders.isEmpty()) {
+        QAction *none = menu->addAction(actionIcon("folder"), tr("No folder opened yet"));
+        none->setEnabled(false);
+    }
 }
 
 void MainWindow::chooseFolder()

@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QMainWindow>
 
+class QAction;
 class QFrame;
 class QLabel;
 class QMenu;
@@ -20,6 +21,7 @@ class ConversationController;
 class ChatPane;
 class CodeEditor;
 class EditorPane;
+class EditActions;
 class ConsolePane;
 class EnvironmentBar;
 class ConversationListModel;
@@ -86,7 +88,13 @@ public:
     // The review of the newest checkpoint that changed files (Run → Review the last changes).
     void reviewLastChanges();
     void showShortcuts();
-    // Every action of the window's menus.
+    void showAbout();
+    // File → Upload files…: chosen files copied into the workspace.
+    void chooseUploads();
+    // View → Zoom: points added to the editor's, the console's and the chat's text (0: none).
+    void setZoom(int steps);
+    int zoom() const;
+    // Every action of the window's menus, submenus included.
     QList<QAction *> allActions() const;
     // Takes new settings for the next request and run (a run in progress keeps its own).
     void applySettings(const AppSettings &next);
@@ -105,6 +113,10 @@ private:
     QWidget *buildEditorArea();
     void buildLayout();
     void buildMenus();
+    void buildEditMenu();
+    void buildViewMenu();
+    // View → a pane shown or hidden (remembered); the last one shown stays.
+    void showPane(QAction *toggle, QWidget *pane, const QString &name, bool on);
     void fillRecentFolders(QMenu *menu);
     void bindController();
     void bindCheckpoints();
@@ -137,6 +149,11 @@ private:
     EnvironmentBar *m_environmentBar = nullptr;
     QElapsedTimer m_buildClock;
     bool m_buildInConsole = false; // an environment build is the console's current run
+    EditActions *m_edit = nullptr;
+    QList<QAction *> m_paneToggles;
+    QAction *m_exportMarkdown = nullptr;
+    QAction *m_exportBundle = nullptr;
+    int m_zoom = 0;
 };
 
 } // namespace Sandcastle

@@ -122,7 +122,6 @@ ShortcutsDialog::ShortcutsDialog(const QList<QAction *> &actions, QWidget *paren
         {tr("Earlier prompts"), QKeySequence(Qt::Key_Up)},
         {tr("Run the editor's code"), QKeySequence(Qt::CTRL | Qt::Key_Return)},
         {tr("Run the selection or line"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Return)},
-        {tr("Find in the console"), QKeySequence::Find},
         {tr("Rename the conversation"), QKeySequence(Qt::Key_F2)},
     };
     for (const auto &[text, keys] : more) {

@@ -6,6 +6,7 @@
 #include "transcriptdelegate.h"
 #include "transcriptmodel.h"
 #include <ui/icons.h>
+#include <ui/widgets/findbox.h>
 
 #include <QApplication>
 #include <QClipboard>
@@ -13,6 +14,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QListView>
 #include <QMenu>
 #include <QMimeData>
@@ -94,8 +96,9 @@ void ChatPane::setUpTranscript()
                 if (!csv.isEmpty())
                     Q_EMIT tableAsCsvRequested(csv);
             });
-    auto *copy = new QShortcut(QKeySequence::Copy, m_view, nullptr, nullptr, Qt::WidgetShortcut);
-    connect(copy, &QShortcut::activated, this, &ChatPane::copyCurrent);
+    // Ctrl+C is the transcript's own while it has the focus (as a text field's is): the
+    // window's Edit → Copy would otherwise be an ambiguous second owner of the key.
+    m_view->installEventFilter(this);
     auto *toggle = new QShortcut(Qt::Key_Space, m_view, nullptr, nullptr, Qt::WidgetShortcut);
     connect(toggle, &QShortcut::activated, this, [this] {
         m_model->toggleExpanded(m_view->currentIndex().row());
@@ -222,6 +225,50 @@ void ChatPane::openInEditor(const QModelIndex &index)
     Q_EMIT openInEditorRequested(index.data(TranscriptModel::CallIdRole).toString(),
                                  index.data(TranscriptModel::ToolNameRole).toString(),
                                  index.data(TranscriptModel::TextRole).toString());
+}
+
+bool ChatPane::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_view
+        && (event->type() == QEvent::ShortcutOverride || event->type() == QEvent::KeyPress)) {
+        auto *key = static_cast<QKeyEvent *>(event);
+        if (key->matches(QKeySequence::Copy)) {
+            event->accept();
+            if (event->type() == QEvent::KeyPress)
+                copyCurrent();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void ChatPane::showFind()
+{
+    if (!m_findBox) {
+        m_findBox = new FindBox(
+            m_view, [this](const QString &text, bool backwards) { return find(text, backwards); });
+        m_findBox->setObjectName(QStringLiteral("chatFind"));
+    }
+    m_findBox->start();
+}
+
+bool ChatPane::find(const QString &text, bool backwards)
+{
+    const int rows = m_model->rowCount();
+    if (text.isEmpty() || rows == 0)
+        return false;
+    const int current
+        = m_view->currentIndex().isValid() ? m_view->currentIndex().row() : (backwards ? rows : -1);
+    for (int step = 1; step <= rows; ++step) {
+        const int row = ((current + (backwards ? -step : step)) % rows + rows) % rows;
+        const QModelIndex index = m_model->index(row, 0);
+        if (index.data(TranscriptModel::TextRole).toString().contains(text, Qt::CaseInsensitive)) {
+            m_view->setCurrentIndex(index);
+            m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
+            return true;
+        }
+    }
+    return false;
 }
 
 void ChatPane::copyCurrent()

@@ -10,6 +10,7 @@ class QPushButton;
 
 namespace Sandcastle {
 
+class FindBox;
 class PromptEdit;
 class TranscriptDelegate;
 class TranscriptModel;
@@ -53,6 +54,12 @@ public:
     void insertPanel(QWidget *panel);
     // Shows a stored conversation (Chat Completions messages) as it looked when it was had.
     void showHistory(const nlohmann::json &messages);
+    // Edit → Find over the transcript: the next message holding the text (any case) becomes
+    // the current one, wrapping around.
+    void showFind();
+    bool find(const QString &text, bool backwards = false);
+    // Edit → Copy with the transcript focused: the current message's text.
+    void copyCurrent();
 
 Q_SIGNALS:
     void promptSubmitted(const QString &text);
@@ -69,13 +76,13 @@ Q_SIGNALS:
     void tableAsCsvRequested(const QString &csv);
 
 protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
 private:
     void setUpTranscript();
     void setUpInput();
-    void copyCurrent();
     void showContextMenu(const QPoint &pos);
     void openInEditor(const QModelIndex &index);
     void openAsText(const QModelIndex &index);
@@ -83,6 +90,7 @@ private:
 
     TranscriptModel *m_model = nullptr;
     QListView *m_view = nullptr;
+    FindBox *m_findBox = nullptr; // made on the first find
     TranscriptDelegate *m_delegate = nullptr;
     PromptEdit *m_prompt = nullptr;
     QPushButton *m_sendButton = nullptr;

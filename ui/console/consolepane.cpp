@@ -1,5 +1,7 @@
 #include "consolepane.h"
 
+#include <ui/widgets/findbox.h>
+
 #include <QAction>
 #include <QContextMenuEvent>
 #include <QDir>
@@ -62,23 +64,10 @@ ConsolePane::ConsolePane(QWidget *parent)
         else if (ms > 10)
             m_frameBudget = std::max<qsizetype>(m_frameBudget / 2, 4 * 1024);
     });
-    m_findBox = new QLineEdit(this);
+    // Edit → Find (Ctrl+F) and the context menu open it.
+    m_findBox = new FindBox(
+        this, [this](const QString &text, bool backwards) { return find(text, backwards); });
     m_findBox->setObjectName(QStringLiteral("consoleFind"));
-    m_findBox->setPlaceholderText(tr("Find (Enter: next, Shift+Enter: previous)"));
-    m_findBox->setClearButtonEnabled(true);
-    m_findBox->hide();
-    connect(m_findBox, &QLineEdit::returnPressed, this, [this] {
-        const bool backwards = QGuiApplication::keyboardModifiers() & Qt::ShiftModifier;
-        if (!find(m_findBox->text(), backwards))
-            m_findBox->setStyleSheet(QStringLiteral("QLineEdit { color: #cb2431; }"));
-        else
-            m_findBox->setStyleSheet(QString());
-    });
-    auto *findAction = new QAction(tr("Find…"), this);
-    findAction->setShortcut(QKeySequence::Find);
-    findAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    connect(findAction, &QAction::triggered, this, &ConsolePane::showFind);
-    addAction(findAction);
 }
 
 void ConsolePane::setScrollback(int lines)
@@ -88,11 +77,7 @@ void ConsolePane::setScrollback(int lines)
 
 void ConsolePane::showFind()
 {
-    placeFindBox();
-    m_findBox->show();
-    m_findBox->raise();
-    m_findBox->setFocus();
-    m_findBox->selectAll();
+    m_findBox->start();
 }
 
 bool ConsolePane::find(const QString &text, bool backwards)
@@ -117,22 +102,6 @@ QString ConsolePane::saveTo(const QString &path) const
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
         return file.errorString();
     return QString();
-}
-
-void ConsolePane::placeFindBox()
-{
-    const int width = qMin(320, viewport()->width() - 8);
-    m_findBox->setGeometry(viewport()->width() - width - 4 + viewport()->x(),
-                           viewport()->y() + 4,
-                           width,
-                           m_findBox->sizeHint().height());
-}
-
-void ConsolePane::resizeEvent(QResizeEvent *event)
-{
-    QPlainTextEdit::resizeEvent(event);
-    if (m_findBox->isVisible())
-        placeFindBox();
 }
 
 void ConsolePane::keyPressEvent(QKeyEvent *event)

@@ -11,6 +11,8 @@ class QLineEdit;
 
 namespace Sandcastle {
 
+class FindBox;
+
 // The console: what the sandboxed code prints, stdout in the normal colour and stderr in
 // red, terminal colours and carriage-return progress lines honoured (AnsiParser), with a
 // header per run and a footer with its outcome. Bounded: old lines scroll away.
@@ -40,7 +42,6 @@ public:
 
 protected:
     void contextMenuEvent(QContextMenuEvent *event) override;
-    void resizeEvent(QResizeEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
 
 private:
@@ -55,7 +56,6 @@ private:
     void paintSlice(qsizetype budget);
     void paint(const Item &item);
     void trimQueue();
-    void placeFindBox();
     void insert(const QString &text, const QTextCharFormat &format, bool returnToLineStart = false);
     void insertOutput(const QString &text, const QTextCharFormat &format, bool returnToLineStart);
     void noteCutLine();
@@ -65,7 +65,7 @@ private:
     bool m_follow = true;      // keeps the end in view until the person scrolls up
     AnsiParser m_stdoutParser;
     AnsiParser m_stderrParser;
-    QLineEdit *m_findBox = nullptr;
+    FindBox *m_findBox = nullptr;
     QList<Item> m_queue;
     qsizetype m_queuedChars = 0;
     qsizetype m_queuedLines = 0;

@@ -2,6 +2,7 @@
 
 #include "codeeditor.h"
 #include <ui/icons.h>
+#include <ui/widgets/findbox.h>
 
 #include <QCheckBox>
 #include <QFileInfo>
@@ -491,6 +492,34 @@ void EditorPane::updateDiff()
     if (diff.isEmpty())
         diff = tr("# Attempt 1: nothing earlier to compare with.\n");
     m_diff->setText(diff);
+}
+
+void EditorPane::showFind()
+{
+    if (!m_findBox) {
+        m_findBox = new FindBox(m_editor, [this](const QString &text, bool backwards) {
+            return find(text, backwards);
+        });
+        m_findBox->setObjectName(QStringLiteral("editorFind"));
+    }
+    if (m_editor->hasSelectedText() && !m_editor->selectedText().contains(QLatin1Char('\n')))
+        m_findBox->setText(m_editor->selectedText());
+    m_findBox->start();
+}
+
+bool EditorPane::find(const QString &text, bool backwards)
+{
+    if (text.isEmpty())
+        return false;
+    // Backwards from the start of the current match, forwards from its end; wrapping.
+    int line = -1;
+    int index = -1;
+    if (backwards && m_editor->hasSelectedText()) {
+        int toLine = 0;
+        int toIndex = 0;
+        m_editor->getSelection(&line, &index, &toLine, &toIndex);
+    }
+    return m_editor->findFirst(text, false, false, false, true, !backwards, line, index);
 }
 
 } // namespace Sandcastle

@@ -13,6 +13,8 @@ class QToolButton;
 
 namespace Sandcastle {
 
+class FindBox;
+
 class CodeEditor;
 
 // The editor pane: a tab per snippet (each request's code, with its self-debug timeline:
@@ -56,6 +58,9 @@ public:
     void openFile(const QString &relativePath, const QString &text, const QString &language);
     // The file was written: the tab is no longer modified.
     void markSaved(const QString &relativePath, const QString &text);
+    // Edit → Find over the editor: the next match (any case), wrapping around.
+    void showFind();
+    bool find(const QString &text, bool backwards = false);
     // Saves the current tab when it is a file (Ctrl+S).
     void saveCurrent();
     void closeTab(int index);
@@ -108,6 +113,7 @@ private:
     int m_snippets = 0; // numbers the snippet tabs of a conversation
     CodeEditor *m_editor = nullptr;
     CodeEditor *m_diff = nullptr;
+    FindBox *m_findBox = nullptr; // made on the first find
     QStackedWidget *m_stack = nullptr;
     QToolButton *m_previous = nullptr;
     QToolButton *m_next = nullptr;

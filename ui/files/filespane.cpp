@@ -45,6 +45,7 @@ namespace Sandcastle {
 namespace {
 
 const QString ShowIgnoredKey = QStringLiteral("files/showIgnored");
+const QString ShowInternalKey = QStringLiteral("files/showInternal");
 
 } // namespace
 
@@ -134,6 +135,7 @@ FilesPane::FilesPane(QWidget *parent)
 void FilesPane::setUpTree()
 {
     m_model->setShowIgnored(QSettings().value(ShowIgnoredKey, true).toBool());
+    m_model->setShowInternal(QSettings().value(ShowInternalKey, false).toBool());
     m_view->setObjectName(QStringLiteral("filesView"));
     m_view->setModel(m_model);
     m_view->setHeaderHidden(true);
@@ -243,6 +245,17 @@ void FilesPane::setShowIgnored(bool show)
     m_model->setShowIgnored(show);
     const QSignalBlocker quiet(m_ignoredButton);
     m_ignoredButton->setChecked(show);
+}
+
+void FilesPane::setShowInternal(bool show)
+{
+    QSettings().setValue(ShowInternalKey, show);
+    m_model->setShowInternal(show);
+}
+
+bool FilesPane::showInternal() const
+{
+    return m_model->showInternal();
 }
 
 bool FilesPane::showIgnored() const

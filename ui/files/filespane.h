@@ -49,6 +49,9 @@ public:
     // Ignored files grey (the default) or left out; remembered in the settings.
     void setShowIgnored(bool show);
     bool showIgnored() const;
+    // View → Show Sandcastle's files: the .sandcastle folder (remembered).
+    void setShowInternal(bool show);
+    bool showInternal() const;
     // Reads git's status again soon (several asks within a moment make one read).
     void refreshGitStatus();
     // Ctrl+P: the quick open popup over the window.

@@ -101,8 +101,7 @@ list(const QString &root, const QString &folder, const GitIgnore &rules, bool ig
         QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::NoSort);
     result->entries.reserve(std::size_t(names.size()));
     for (const QString &name : names) {
-        if (name == QLatin1String(".git")
-            || (folder.isEmpty() && name == QLatin1String(".sandcastle")))
+        if (name == QLatin1String(".git"))
             continue;
         struct stat st
         {
@@ -114,6 +113,7 @@ list(const QString &root, const QString &folder, const GitIgnore &rules, bool ig
         node->isLink = S_ISLNK(st.st_mode);
         node->isDir = S_ISDIR(st.st_mode);
         node->ignored = ignored || result->rules.matches(prefix + name, node->isDir);
+        node->internal = folder.isEmpty() && name == QLatin1String(".sandcastle");
         result->entries.push_back(std::move(node));
     }
     std::sort(result->entries.begin(),

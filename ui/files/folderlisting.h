@@ -19,7 +19,8 @@ struct TreeNode
     int row = 0;
     bool isDir = false;
     bool isLink = false;
-    bool ignored = false; // by a .gitignore, or inside an ignored folder
+    bool ignored = false;  // by a .gitignore, or inside an ignored folder
+    bool internal = false; // Sandcastle's own .sandcastle at the root (shown on request)
     // Folders only.
     bool loaded = false;
     bool loading = false;
@@ -29,8 +30,8 @@ struct TreeNode
     QString relativePath() const; // "" for the root
 };
 
-// Reading one folder of the tree, off the UI thread: its entries (never `.git`, nor
-// `.sandcastle` at the root), each marked when a .gitignore ignores it, sorted as a person
+// Reading one folder of the tree, off the UI thread: its entries (never `.git`; `.sandcastle`
+// at the root marked internal), each marked when a .gitignore ignores it, sorted as a person
 // expects (folders first, then names in natural order, case aside).
 namespace FolderListing {
 

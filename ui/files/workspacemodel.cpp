@@ -247,7 +247,7 @@ void WorkspaceModel::apply(const ListingPtr &listing)
     QHash<QString, TreeNode *> byKey;
     byKey.reserve(qsizetype(listing->entries.size()));
     for (std::unique_ptr<TreeNode> &entry : listing->entries) {
-        if (entry->ignored && !m_showIgnored)
+        if ((entry->ignored && !m_showIgnored) || (entry->internal && !m_showInternal))
             continue;
         byKey.insert(keyOf(*entry), entry.get());
         wanted.push_back(std::move(entry));
@@ -373,6 +373,15 @@ void WorkspaceModel::setShowIgnored(bool show)
     if (show == m_showIgnored)
         return;
     m_showIgnored = show;
+    if (m_root)
+        refreshAll(m_root.get());
+}
+
+void WorkspaceModel::setShowInternal(bool show)
+{
+    if (show == m_showInternal)
+        return;
+    m_showInternal = show;
     if (m_root)
         refreshAll(m_root.get());
 }

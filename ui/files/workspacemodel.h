@@ -51,6 +51,9 @@ public:
 
     void setShowIgnored(bool show);
     bool showIgnored() const { return m_showIgnored; }
+    // Sandcastle's own .sandcastle folder (run logs, environment state): hidden by default.
+    void setShowInternal(bool show);
+    bool showInternal() const { return m_showInternal; }
 
     // Paths relative to the root; each replaces the previous set.
     void setChangedFiles(const QStringList &relativePaths);
@@ -109,6 +112,7 @@ private:
     std::deque<std::shared_ptr<FolderListing::Listing>> m_ready;
     QTimer m_applyTimer;
     bool m_showIgnored = true;
+    bool m_showInternal = false;
     QFileSystemWatcher *m_watcher = nullptr;
     QTimer m_refreshTimer;
     QSet<QString> m_refreshQueue; // relative folders
