@@ -198,7 +198,7 @@ void FilesPane::setRoot(const QString &path)
     m_view->setRootIndex(m_model->setRootPath(path));
     refreshGitStatus();
     // Long paths are cut in the middle; the tooltip has the whole.
-    m_title->setFullText(tr("Files — %1").arg(QDir::toNativeSeparators(path)));
+    m_title->setFullText(QDir::toNativeSeparators(path), tr("Files — "));
     m_previewed.clear();
     m_pendingCurrent.clear();
     m_message->clear();

@@ -3,6 +3,8 @@
 #include <QFontMetrics>
 #include <QResizeEvent>
 
+#include <algorithm>
+
 namespace Sandcastle {
 
 ElidedLabel::ElidedLabel(const QString &text, QWidget *parent)
@@ -13,9 +15,10 @@ ElidedLabel::ElidedLabel(const QString &text, QWidget *parent)
     setFullText(text);
 }
 
-void ElidedLabel::setFullText(const QString &text)
+void ElidedLabel::setFullText(const QString &text, const QString &prefix)
 {
     m_fullText = text;
+    m_prefix = prefix;
     setToolTip(text);
     elide();
 }
@@ -34,7 +37,9 @@ void ElidedLabel::resizeEvent(QResizeEvent *event)
 
 void ElidedLabel::elide()
 {
-    setText(fontMetrics().elidedText(m_fullText, Qt::ElideMiddle, contentsRect().width()));
+    const QFontMetrics metrics = fontMetrics();
+    const int room = contentsRect().width() - metrics.horizontalAdvance(m_prefix);
+    setText(m_prefix + metrics.elidedText(m_fullText, Qt::ElideMiddle, std::max(0, room)));
 }
 
 } // namespace Sandcastle

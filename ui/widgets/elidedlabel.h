@@ -12,7 +12,8 @@ class ElidedLabel : public QLabel
 public:
     explicit ElidedLabel(const QString &text = QString(), QWidget *parent = nullptr);
 
-    void setFullText(const QString &text);
+    // `prefix` is always shown whole ("Files — "); `text` is what is cut when space is short.
+    void setFullText(const QString &text, const QString &prefix = QString());
     QString fullText() const { return m_fullText; }
 
     QSize minimumSizeHint() const override;
@@ -24,6 +25,7 @@ private:
     void elide();
 
     QString m_fullText;
+    QString m_prefix;
 };
 
 } // namespace Sandcastle
