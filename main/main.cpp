@@ -68,7 +68,7 @@ int main(int argc, char *argv[])
     }
 
     QApplication app(argc, argv);
-    QApplication::setDesktopFileName(QStringLiteral("sandcastle"));
+    QApplication::setDesktopFileName(QStringLiteral("org.sandcastle.Sandcastle"));
     Sandcastle::installTranslations(settings.language);
     Sandcastle::applyTheme(Sandcastle::themeFromName(settings.theme));
     Sandcastle::reportFirstPaintIfAsked();

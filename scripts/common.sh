@@ -14,6 +14,7 @@ SANDCASTLE_PACKAGES=(
     qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libqscintilla2-qt6-dev nlohmann-json3-dev qtkeychain-qt6-dev libgl-dev libqt6svg6
     docker.io debootstrap ca-certificates git
+    desktop-file-utils appstream dpkg-dev bash-completion
 )
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
@@ -83,7 +84,8 @@ build_project() {
         cmake --preset "$SANDCASTLE_PRESET" -S "$SANDCASTLE_ROOT" >/dev/null
     fi
     say "building ($SANDCASTLE_PRESET)"
-    cmake --build "$SANDCASTLE_BUILD_DIR" --parallel "$(nproc)" || die "the build failed"
+    (cd "$SANDCASTLE_ROOT" && cmake --build --preset "$SANDCASTLE_PRESET" --parallel "$(nproc)") \
+        || die "the build failed"
 }
 
 build_image() {
