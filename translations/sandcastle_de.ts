@@ -40,6 +40,25 @@
     </message>
 </context>
 <context>
+    <name>Sandcastle::AboutDialog</name>
+    <message>
+        <source>asking…</source>
+        <translation>wird erfragt…</translation>
+    </message>
+    <message>
+        <source>About Sandcastle</source>
+        <translation>Über Sandcastle</translation>
+    </message>
+    <message>
+        <source>A desktop IDE in which a language model writes code, runs it in a container on your machine, reads the output and fixes its own mistakes while you watch and take part.</source>
+        <translation>Eine Desktop-IDE, in der ein Sprachmodell Code schreibt, ihn in einem Container auf Ihrem Rechner ausführt, die Ausgabe liest und seine eigenen Fehler behebt, während Sie zusehen und mitmachen.</translation>
+    </message>
+    <message>
+        <source>Copy versions</source>
+        <translation>Versionen kopieren</translation>
+    </message>
+</context>
+<context>
     <name>Sandcastle::ChatPane</name>
     <message>
         <source>Send</source>
@@ -261,10 +280,6 @@ Fortfahren? (Es lässt sich selbst rückgängig machen.)</translation>
         <translation>Hier erscheint die Ausgabe des Codes</translation>
     </message>
     <message>
-        <source>Find (Enter: next, Shift+Enter: previous)</source>
-        <translation>Suchen (Eingabe: weiter, Umschalt+Eingabe: zurück)</translation>
-    </message>
-    <message>
         <source>Find…</source>
         <translation>Suchen…</translation>
     </message>
@@ -408,6 +423,37 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
     <message>
         <source>All folders</source>
         <translation>Alle Ordner</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::EditActions</name>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>&amp;Wiederholen</translation>
+    </message>
+    <message>
+        <source>Cu&amp;t</source>
+        <translation>&amp;Ausschneiden</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <source>&amp;Paste</source>
+        <translation>E&amp;infügen</translation>
+    </message>
+    <message>
+        <source>Select &amp;All</source>
+        <translation>A&amp;lles auswählen</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>&amp;Suchen…</translation>
     </message>
 </context>
 <context>
@@ -567,10 +613,6 @@ Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Pyt
         <translation>Dateien</translation>
     </message>
     <message>
-        <source>Files — %1</source>
-        <translation>Dateien — %1</translation>
-    </message>
-    <message>
         <source>Loading %1…</source>
         <translation>%1 wird geladen…</translation>
     </message>
@@ -617,6 +659,17 @@ Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Pyt
     <message>
         <source>Show ignored files</source>
         <translation>Ignorierte Dateien zeigen</translation>
+    </message>
+    <message>
+        <source>Files — </source>
+        <translation>Dateien — </translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::FindBox</name>
+    <message>
+        <source>Find (Enter: next, Shift+Enter: previous)</source>
+        <translation>Suchen (Eingabe: weiter, Umschalt+Eingabe: zurück)</translation>
     </message>
 </context>
 <context>
@@ -919,6 +972,94 @@ Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Pyt
     <message>
         <source> (%L1 cached)</source>
         <translation> (%L1 zwischengespeichert)</translation>
+    </message>
+    <message>
+        <source>&amp;Upload files…</source>
+        <translation>Dateien &amp;hochladen…</translation>
+    </message>
+    <message>
+        <source>&amp;Export conversation as Markdown…</source>
+        <translation>Unterhaltung als Markdown &amp;exportieren…</translation>
+    </message>
+    <message>
+        <source>Export conversation as a folder that re-&amp;runs…</source>
+        <translation>Unterhaltung als wieder&amp;ausführbaren Ordner exportieren…</translation>
+    </message>
+    <message>
+        <source>&amp;About Sandcastle</source>
+        <translation>Ü&amp;ber Sandcastle</translation>
+    </message>
+    <message>
+        <source>Upload files into the workspace</source>
+        <translation>Dateien in den Arbeitsbereich hochladen</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Conversations</source>
+        <translation>&amp;Unterhaltungen</translation>
+    </message>
+    <message>
+        <source>C&amp;hat</source>
+        <translation>C&amp;hat</translation>
+    </message>
+    <message>
+        <source>&amp;Editor</source>
+        <translation>&amp;Editor</translation>
+    </message>
+    <message>
+        <source>Co&amp;nsole</source>
+        <translation>&amp;Konsole</translation>
+    </message>
+    <message>
+        <source>&amp;Files</source>
+        <translation>&amp;Dateien</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation>&amp;Vergrößern</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation>Ver&amp;kleinern</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Zoom</source>
+        <translation>&amp;Zoom zurücksetzen</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>&amp;Farbschema</translation>
+    </message>
+    <message>
+        <source>As the &amp;system</source>
+        <translation>Wie das &amp;System</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>&amp;Hell</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>&amp;Dunkel</translation>
+    </message>
+    <message>
+        <source>F&amp;ull Screen</source>
+        <translation>Voll&amp;bild</translation>
+    </message>
+    <message>
+        <source>One pane at least stays shown.</source>
+        <translation>Mindestens ein Bereich bleibt sichtbar.</translation>
+    </message>
+    <message>
+        <source>Show Sandcastle&apos;s o&amp;wn files (.sandcastle)</source>
+        <translation>Sandcastles eigene Dateien zei&amp;gen (.sandcastle)</translation>
     </message>
 </context>
 <context>
@@ -1261,10 +1402,6 @@ Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Pyt
     <message>
         <source>Run the selection or line</source>
         <translation>Auswahl oder Zeile ausführen</translation>
-    </message>
-    <message>
-        <source>Find in the console</source>
-        <translation>In der Konsole suchen</translation>
     </message>
     <message>
         <source>Rename the conversation</source>

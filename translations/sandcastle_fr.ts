@@ -40,6 +40,25 @@
     </message>
 </context>
 <context>
+    <name>Sandcastle::AboutDialog</name>
+    <message>
+        <source>asking…</source>
+        <translation>demande en cours…</translation>
+    </message>
+    <message>
+        <source>About Sandcastle</source>
+        <translation>À propos de Sandcastle</translation>
+    </message>
+    <message>
+        <source>A desktop IDE in which a language model writes code, runs it in a container on your machine, reads the output and fixes its own mistakes while you watch and take part.</source>
+        <translation>Un EDI de bureau dans lequel un modèle de langage écrit du code, l&apos;exécute dans un conteneur sur votre machine, lit la sortie et corrige ses propres erreurs pendant que vous regardez et participez.</translation>
+    </message>
+    <message>
+        <source>Copy versions</source>
+        <translation>Copier les versions</translation>
+    </message>
+</context>
+<context>
     <name>Sandcastle::ChatPane</name>
     <message>
         <source>Send</source>
@@ -261,10 +280,6 @@ Continuer ? (L’annulation peut elle-même être annulée.)</translation>
         <translation>La sortie du code apparaît ici</translation>
     </message>
     <message>
-        <source>Find (Enter: next, Shift+Enter: previous)</source>
-        <translation>Rechercher (Entrée : suivant, Maj+Entrée : précédent)</translation>
-    </message>
-    <message>
         <source>Find…</source>
         <translation>Rechercher…</translation>
     </message>
@@ -408,6 +423,37 @@ dernière modification %2 · %n messages</numerusform>
     <message>
         <source>All folders</source>
         <translation>Tous les dossiers</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::EditActions</name>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Annuler</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>&amp;Rétablir</translation>
+    </message>
+    <message>
+        <source>Cu&amp;t</source>
+        <translation>Co&amp;uper</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>&amp;Copier</translation>
+    </message>
+    <message>
+        <source>&amp;Paste</source>
+        <translation>C&amp;oller</translation>
+    </message>
+    <message>
+        <source>Select &amp;All</source>
+        <translation>&amp;Tout sélectionner</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>Rec&amp;hercher…</translation>
     </message>
 </context>
 <context>
@@ -567,10 +613,6 @@ La construction de l’environnement utilise le réseau ; les exécutions resten
         <translation>Fichiers</translation>
     </message>
     <message>
-        <source>Files — %1</source>
-        <translation>Fichiers — %1</translation>
-    </message>
-    <message>
         <source>Loading %1…</source>
         <translation>Chargement de %1…</translation>
     </message>
@@ -617,6 +659,17 @@ La construction de l’environnement utilise le réseau ; les exécutions resten
     <message>
         <source>Show ignored files</source>
         <translation>Afficher les fichiers ignorés</translation>
+    </message>
+    <message>
+        <source>Files — </source>
+        <translation>Fichiers — </translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::FindBox</name>
+    <message>
+        <source>Find (Enter: next, Shift+Enter: previous)</source>
+        <translation>Rechercher (Entrée : suivant, Maj+Entrée : précédent)</translation>
     </message>
 </context>
 <context>
@@ -919,6 +972,94 @@ La construction de l’environnement utilise le réseau ; les exécutions resten
     <message>
         <source> (%L1 cached)</source>
         <translation> (%L1 en cache)</translation>
+    </message>
+    <message>
+        <source>&amp;Upload files…</source>
+        <translation>&amp;Téléverser des fichiers…</translation>
+    </message>
+    <message>
+        <source>&amp;Export conversation as Markdown…</source>
+        <translation>&amp;Exporter la conversation en Markdown…</translation>
+    </message>
+    <message>
+        <source>Export conversation as a folder that re-&amp;runs…</source>
+        <translation>Exporter la conversation en dossier ré&amp;exécutable…</translation>
+    </message>
+    <message>
+        <source>&amp;About Sandcastle</source>
+        <translation>À &amp;propos de Sandcastle</translation>
+    </message>
+    <message>
+        <source>Upload files into the workspace</source>
+        <translation>Téléverser des fichiers dans l&apos;espace de travail</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>É&amp;dition</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Affichage</translation>
+    </message>
+    <message>
+        <source>&amp;Conversations</source>
+        <translation>&amp;Conversations</translation>
+    </message>
+    <message>
+        <source>C&amp;hat</source>
+        <translation>C&amp;hat</translation>
+    </message>
+    <message>
+        <source>&amp;Editor</source>
+        <translation>É&amp;diteur</translation>
+    </message>
+    <message>
+        <source>Co&amp;nsole</source>
+        <translation>Co&amp;nsole</translation>
+    </message>
+    <message>
+        <source>&amp;Files</source>
+        <translation>&amp;Fichiers</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation>Zoom a&amp;vant</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation>Zoom a&amp;rrière</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Zoom</source>
+        <translation>Ré&amp;initialiser le zoom</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>&amp;Thème</translation>
+    </message>
+    <message>
+        <source>As the &amp;system</source>
+        <translation>Comme le &amp;système</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>&amp;Clair</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>&amp;Sombre</translation>
+    </message>
+    <message>
+        <source>F&amp;ull Screen</source>
+        <translation>P&amp;lein écran</translation>
+    </message>
+    <message>
+        <source>One pane at least stays shown.</source>
+        <translation>Au moins un panneau reste affiché.</translation>
+    </message>
+    <message>
+        <source>Show Sandcastle&apos;s o&amp;wn files (.sandcastle)</source>
+        <translation>Afficher les fichiers &amp;propres à Sandcastle (.sandcastle)</translation>
     </message>
 </context>
 <context>
@@ -1261,10 +1402,6 @@ La construction de l’environnement utilise le réseau ; les exécutions resten
     <message>
         <source>Run the selection or line</source>
         <translation>Exécuter la sélection ou la ligne</translation>
-    </message>
-    <message>
-        <source>Find in the console</source>
-        <translation>Rechercher dans la console</translation>
     </message>
     <message>
         <source>Rename the conversation</source>

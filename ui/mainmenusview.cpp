@@ -91,7 +91,7 @@ void MainWindow::buildViewMenu()
             return a->isChecked();
         }))
         m_paneToggles.at(1)->setChecked(true); // never a window of nothing: the chat comes back
-    view->addAction(tr("Show Sandcastle's &files (.sandcastle)"),
+    view->addAction(tr("Show Sandcastle's o&wn files (.sandcastle)"),
                     m_files,
                     [this](bool on) { m_files->setShowInternal(on); })
         ->setCheckable(true);
