@@ -137,6 +137,48 @@ private Q_SLOTS:
         QVERIFY(md.contains(QStringLiteral("print(x + 1)")));
     }
 
+    // The images the runs made travel with the export: beside the Markdown file, and from the
+    // bundle's copy of the workspace; a link planted in place of an image is not followed.
+    void exportsCarryTheRunsImages()
+    {
+        QTemporaryDir out;
+        const QString path = out.filePath(QStringLiteral("report.md"));
+        QVERIFY(ConversationExport::writeMarkdown(m_store, QStringLiteral("cv"), path));
+        const QString md = readAll(path);
+        QVERIFY2(
+            md.contains(QStringLiteral("![outputs/chart.png](<report_files/outputs/chart.png>)")),
+            qPrintable(md));
+        QFile copy(out.filePath(QStringLiteral("report_files/outputs/chart.png")));
+        QVERIFY(copy.open(QIODevice::ReadOnly));
+        QCOMPARE(copy.readAll(), QByteArray("\x89PNG fake"));
+        QCOMPARE(ConversationExport::imagesIn(m_store.messages(QStringLiteral("cv")).value()),
+                 QStringList{QStringLiteral("outputs/chart.png")});
+
+        const QString bundle = out.filePath(QStringLiteral("bundle"));
+        QVERIFY(ConversationExport::bundle(m_store, QStringLiteral("cv"), bundle));
+        QVERIFY(
+            readAll(bundle + QStringLiteral("/transcript.md"))
+                .contains(QStringLiteral("![outputs/chart.png](<workspace/outputs/chart.png>)")));
+
+        // The image replaced by a link to a host file: no picture, and nothing read through it.
+        ConversationStore store;
+        QTemporaryDir data;
+        QVERIFY(store.open(data.filePath(QStringLiteral("store.sqlite3"))));
+        const QString ws = data.filePath(QStringLiteral("ws"));
+        QVERIFY(QDir().mkpath(ws + QStringLiteral("/outputs")));
+        QVERIFY(QFile::link(m_secretOutside, ws + QStringLiteral("/outputs/chart.png")));
+        QVERIFY(store.create(QStringLiteral("lk"), QStringLiteral("Linked"), ws, true));
+        QVERIFY(store.addMessage(
+            QStringLiteral("lk"),
+            nlohmann::json{{"role", "tool"},
+                           {"tool_call_id", "c1"},
+                           {"content", R"({"status":"ok","files":["outputs/chart.png"]})"}}));
+        const QString linked = out.filePath(QStringLiteral("linked.md"));
+        QVERIFY(ConversationExport::writeMarkdown(store, QStringLiteral("lk"), linked));
+        QVERIFY(!readAll(linked).contains(QStringLiteral("![")));
+        QVERIFY(!QFileInfo::exists(out.filePath(QStringLiteral("linked_files/outputs/chart.png"))));
+    }
+
     void theBundleHoldsTranscriptRunsReplayAndWorkspaceButNoHostFile()
     {
         const QString target = m_dir.filePath(QStringLiteral("export1"));

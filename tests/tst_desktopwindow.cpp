@@ -6,6 +6,8 @@
 #include <ui/actions/commandpalette.h>
 #include <ui/chat/chatpane.h>
 #include <ui/chat/promptedit.h>
+#include <ui/chat/thumbnails.h>
+#include <ui/chat/transcriptdelegate.h>
 #include <ui/chat/transcriptmodel.h>
 #include <ui/console/consolepane.h>
 #include <ui/editor/codeeditor.h>
@@ -305,6 +307,62 @@ private Q_SLOTS:
         QVERIFY2(text.contains(QStringLiteral("QScintilla 2.")), qPrintable(text));
         QTRY_VERIFY2(!about.versionsText().contains(QStringLiteral("asking")),
                      qPrintable(about.versionsText()));
+    }
+
+    // A run's images show as pictures in its card; a click opens the image in the preview, and
+    // a picture the run wrote again is read again.
+    void aRunsChartShowsAsAThumbnailInItsCard()
+    {
+        QTemporaryDir data;
+        MainWindow window(fakeEngineSettings(m_server, data.path()));
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QString workspace = window.controller()->workspace();
+        QVERIFY(QDir().mkpath(workspace + QStringLiteral("/outputs")));
+        QImage red(300, 200, QImage::Format_RGB32);
+        red.fill(QColor(220, 30, 30));
+        QVERIFY(red.save(workspace + QStringLiteral("/outputs/figure-1-1.png")));
+        ChatPane *chat = window.chatPane();
+        chat->addToolCall(QStringLiteral("c1"),
+                          QStringLiteral("run_python"),
+                          QStringLiteral("{\"code\": \"plt.plot([1, 2])\"}"));
+        chat->addToolResult(QStringLiteral("c1"),
+                            QStringLiteral("ok"),
+                            0,
+                            120,
+                            {QStringLiteral("outputs/figure-1-1.png"), QStringLiteral("data.csv")});
+        const QString figure = QStringLiteral("outputs/figure-1-1.png");
+        QTRY_VERIFY(!chat->thumbnails()->image(figure).isNull());
+        QVERIFY(!chat->thumbnails()->failed(QStringLiteral("data.csv")));
+        TranscriptModel *model = chat->transcriptModel();
+        const QModelIndex card = model->index(model->rowOfCall(QStringLiteral("c1")), 0);
+        auto *delegate = chat->transcriptDelegate();
+        const QRect inRow = delegate->partRect(card, TranscriptDelegate::Hit::Thumbnail);
+        QVERIFY(inRow.isValid());
+        QListView *view = chat->transcriptView();
+        view->scrollTo(card);
+        QCoreApplication::processEvents();
+        const QPoint at = view->visualRect(card).topLeft() + inRow.center();
+        // The picture is painted: the middle of its box is the chart's red.
+        QTRY_VERIFY([&] {
+            const QColor pixel = view->viewport()->grab().toImage().pixelColor(at);
+            return pixel.red() > 180 && pixel.green() < 80;
+        }());
+        // A click shows the image in the files pane's preview.
+        QSignalSpy shown(window.filesPane(), &FilesPane::previewShown);
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);
+        QTRY_VERIFY(!shown.isEmpty());
+        QCOMPARE(shown.last().at(0).toString(), figure);
+        QCOMPARE(shown.last().at(1).value<FilePreview::Kind>(), FilePreview::Kind::Image);
+        // Written again by a later run: read again.
+        QImage blue(300, 200, QImage::Format_RGB32);
+        blue.fill(QColor(30, 30, 220));
+        QVERIFY(blue.save(workspace + QStringLiteral("/outputs/figure-1-1.png")));
+        chat->addToolCall(QStringLiteral("c2"), QStringLiteral("run_python"), QStringLiteral("{}"));
+        chat->addToolResult(QStringLiteral("c2"), QStringLiteral("ok"), 0, 90, {figure});
+        QTRY_VERIFY(!chat->thumbnails()->image(figure).isNull());
+        QVERIFY(chat->thumbnails()->image(figure).pixelColor(10, 10).blue() > 180);
     }
 
     // Ctrl+, opens Settings whatever the platform theme says Preferences is.

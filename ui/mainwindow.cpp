@@ -215,6 +215,12 @@ void MainWindow::bindPanes()
     // What the person does in the panes goes through the window (it asks, saves, tells).
     connect(m_chat, &ChatPane::promptSubmitted, this, &MainWindow::submitPrompt);
     connect(m_chat, &ChatPane::filesDropped, this, &MainWindow::uploadFiles);
+    // A run's picture clicked in the chat: the image in the files pane's preview.
+    connect(m_chat, &ChatPane::imageActivated, this, [this](const QString &relative) {
+        if (!m_files->isVisible() && m_paneToggles.size() == 5)
+            m_paneToggles.at(4)->setChecked(true);
+        m_files->preview(relative);
+    });
     connect(m_files, &FilesPane::filesDropped, this, &MainWindow::uploadFiles);
     // A table of an answer as table.csv (table-2.csv, …) in the workspace, shown there.
     connect(m_chat, &ChatPane::tableAsCsvRequested, this, [this](const QString &csv) {

@@ -1,5 +1,6 @@
 #include "conversationexport.h"
 
+#include <base/imagefiles.h>
 #include <base/jsonfields.h>
 #include <sandbox/pathguard.h>
 
@@ -56,7 +57,17 @@ QString toolCallMarkdown(const nlohmann::json &call)
            + fenced(QString::fromStdString(args.dump(2)), QStringLiteral("json"));
 }
 
-QString toolResultMarkdown(const QString &content)
+QStringList resultFiles(const nlohmann::json &result)
+{
+    QStringList files;
+    if (result.is_object() && result.contains("files") && result["files"].is_array())
+        for (const auto &f : result["files"])
+            if (f.is_string())
+                files << QString::fromStdString(f.get<std::string>());
+    return files;
+}
+
+QString toolResultMarkdown(const QString &content, const ImageLinks &images)
 {
     const nlohmann::json result = nlohmann::json::parse(content.toStdString(), nullptr, false);
     if (!result.is_object())
@@ -77,12 +88,16 @@ QString toolResultMarkdown(const QString &content)
     }
     if (!text.isEmpty())
         out += fenced(text, QStringLiteral("text"));
-    if (result.contains("files") && result["files"].is_array() && !result["files"].empty()) {
-        QStringList files;
-        for (const auto &f : result["files"])
-            if (f.is_string())
-                files << QStringLiteral("`%1`").arg(QString::fromStdString(f.get<std::string>()));
-        out += QStringLiteral("\nFiles: ") + files.join(QStringLiteral(", ")) + QLatin1Char('\n');
+    const QStringList files = resultFiles(result);
+    if (!files.isEmpty()) {
+        QStringList quoted;
+        for (const QString &f : files)
+            quoted << QStringLiteral("`%1`").arg(f);
+        out += QStringLiteral("\nFiles: ") + quoted.join(QStringLiteral(", ")) + QLatin1Char('\n');
+        for (const QString &f : files) {
+            if (isImageFile(f) && images.available.contains(f))
+                out += QStringLiteral("\n![%1](<%2/%1>)\n").arg(f, images.folder);
+        }
     }
     return out;
 }
@@ -93,6 +108,41 @@ Result<bool> writeFile(const QString &path, const QByteArray &bytes)
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
         return Result<bool>::failure(
             QStringLiteral("could not write %1: %2").arg(path, file.errorString()));
+    return Result<bool>::ok(true);
+}
+
+// Copies one file of the workspace to `destination` through PathGuard (a link is never
+// followed). An error says why; `fatal` is set when it was the destination that failed.
+Result<bool> copyInside(const QString &root,
+                        const QString &relative,
+                        const QString &destination,
+                        bool *fatal = nullptr)
+{
+    const Result<int> fd = PathGuard::openInside(root, relative, O_RDONLY);
+    if (!fd)
+        return Result<bool>::failure(fd.error());
+    QFile in;
+    if (!in.open(fd.value(), QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+        ::close(fd.value());
+        return Result<bool>::failure(QStringLiteral("unreadable"));
+    }
+    QDir().mkpath(QFileInfo(destination).absolutePath());
+    QFile out(destination);
+    const auto cannotWrite = [&] {
+        if (fatal)
+            *fatal = true;
+        return Result<bool>::failure(
+            QStringLiteral("could not write %1: %2").arg(destination, out.errorString()));
+    };
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return cannotWrite();
+    while (!in.atEnd()) {
+        const QByteArray chunk = in.read(1 << 20);
+        if (chunk.isEmpty() && in.error() != QFileDevice::NoError)
+            break;
+        if (out.write(chunk) != chunk.size())
+            return cannotWrite();
+    }
     return Result<bool>::ok(true);
 }
 
@@ -123,30 +173,14 @@ Result<QStringList> copyWorkspace(const QString &root, const QString &target, QS
             *skipped << relative + QStringLiteral(" (not a regular file)");
             continue;
         }
-        const Result<int> fd = PathGuard::openInside(root, relative, O_RDONLY);
-        if (!fd) {
-            *skipped << relative + QStringLiteral(" (") + fd.error() + QLatin1Char(')');
+        bool fatal = false;
+        const Result<bool> one
+            = copyInside(root, relative, target + QLatin1Char('/') + relative, &fatal);
+        if (!one) {
+            if (fatal)
+                return Result<QStringList>::failure(one.error());
+            *skipped << relative + QStringLiteral(" (") + one.error() + QLatin1Char(')');
             continue;
-        }
-        QFile in;
-        const QString destination = target + QLatin1Char('/') + relative;
-        QDir().mkpath(QFileInfo(destination).absolutePath());
-        QFile out(destination);
-        if (!in.open(fd.value(), QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
-            ::close(fd.value());
-            *skipped << relative + QStringLiteral(" (unreadable)");
-            continue;
-        }
-        if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))
-            return Result<QStringList>::failure(
-                QStringLiteral("could not write %1: %2").arg(destination, out.errorString()));
-        while (!in.atEnd()) {
-            const QByteArray chunk = in.read(1 << 20);
-            if (chunk.isEmpty() && in.error() != QFileDevice::NoError)
-                break;
-            if (out.write(chunk) != chunk.size())
-                return Result<QStringList>::failure(
-                    QStringLiteral("could not write %1: %2").arg(destination, out.errorString()));
         }
         copied << QStringLiteral("workspace/") + relative;
     }
@@ -161,8 +195,26 @@ QString pythonStringLiteral(const QString &text)
 
 } // namespace
 
-QString
-markdown(const ConversationInfo &info, const nlohmann::json &messages, const QList<StoredRun> &runs)
+QStringList imagesIn(const nlohmann::json &messages)
+{
+    QStringList images;
+    for (const auto &m : messages) {
+        if (jsonString(m, "role") != QLatin1String("tool"))
+            continue;
+        const nlohmann::json result
+            = nlohmann::json::parse(jsonString(m, "content").toStdString(), nullptr, false);
+        for (const QString &f : resultFiles(result)) {
+            if (isImageFile(f) && !images.contains(f))
+                images << f;
+        }
+    }
+    return images;
+}
+
+QString markdown(const ConversationInfo &info,
+                 const nlohmann::json &messages,
+                 const QList<StoredRun> &runs,
+                 const ImageLinks &images)
 {
     QString out = QStringLiteral("# %1\n\n").arg(info.title);
     out += QStringLiteral("Sandcastle conversation `%1`, started %2.\n\n")
@@ -184,7 +236,7 @@ markdown(const ConversationInfo &info, const nlohmann::json &messages, const QLi
                 for (const auto &call : m["tool_calls"])
                     out += toolCallMarkdown(call) + QLatin1Char('\n');
         } else if (role == QLatin1String("tool")) {
-            out += toolResultMarkdown(content) + QLatin1Char('\n');
+            out += toolResultMarkdown(content, images) + QLatin1Char('\n');
         }
     }
     const qsizetype personRuns = std::count_if(runs.begin(), runs.end(), [](const StoredRun &r) {
@@ -225,10 +277,20 @@ Result<QString> markdown(const ConversationStore &store, const QString &conversa
 Result<bool>
 writeMarkdown(const ConversationStore &store, const QString &conversationId, const QString &path)
 {
-    const Result<QString> text = markdown(store, conversationId);
-    if (!text)
-        return Result<bool>::failure(text.error());
-    return writeFile(path, text.value().toUtf8());
+    const Result<ConversationInfo> info = store.conversation(conversationId);
+    const Result<nlohmann::json> messages = store.messages(conversationId);
+    const Result<QList<StoredRun>> runs = store.runs(conversationId);
+    if (!info || !messages || !runs)
+        return Result<bool>::failure(!info       ? info.error()
+                                     : !messages ? messages.error()
+                                                 : runs.error());
+    ImageLinks images{QFileInfo(path).completeBaseName() + QStringLiteral("_files"), {}};
+    const QString folder = QFileInfo(path).absolutePath() + QLatin1Char('/') + images.folder;
+    for (const QString &image : imagesIn(messages.value())) {
+        if (copyInside(info.value().workspace, image, folder + QLatin1Char('/') + image))
+            images.available.insert(image);
+    }
+    return writeFile(path, markdown(info.value(), messages.value(), runs.value(), images).toUtf8());
 }
 
 namespace {
@@ -394,8 +456,19 @@ bundle(const ConversationStore &store, const QString &conversationId, const QStr
         return Result<QStringList>::failure(QStringLiteral("could not create %1").arg(targetDir));
 
     BundleWriter out(targetDir);
+    // The workspace first: the transcript shows the runs' images from its copy.
+    QStringList skipped;
+    const Result<QStringList> copied
+        = copyWorkspace(info.value().workspace, targetDir + QStringLiteral("/workspace"), &skipped);
+    if (!copied)
+        return Result<QStringList>::failure(copied.error());
+    QDir().mkpath(targetDir + QStringLiteral("/workspace"));
+    out.written() << copied.value();
+    ImageLinks images{QStringLiteral("workspace"), {}};
+    for (const QString &file : copied.value())
+        images.available.insert(file.mid(QStringLiteral("workspace/").size()));
     if (!out.write(QStringLiteral("transcript.md"),
-                   markdown(info.value(), messages.value(), runs.value()).toUtf8()))
+                   markdown(info.value(), messages.value(), runs.value(), images).toUtf8()))
         return out.failure(QStringLiteral("transcript.md"));
 
     nlohmann::ordered_json transcript = {{"id", info.value().id.toStdString()},
@@ -421,13 +494,6 @@ bundle(const ConversationStore &store, const QString &conversationId, const QStr
     if (!out.write(QStringLiteral("replay.py"), replay.toUtf8()))
         return out.failure(QStringLiteral("replay.py"));
 
-    QStringList skipped;
-    const Result<QStringList> copied
-        = copyWorkspace(info.value().workspace, targetDir + QStringLiteral("/workspace"), &skipped);
-    if (!copied)
-        return Result<QStringList>::failure(copied.error());
-    QDir().mkpath(targetDir + QStringLiteral("/workspace"));
-    out.written() << copied.value();
     if (!out.write(QStringLiteral("README.md"),
                    bundleReadme(info.value(), replayed, skipped).toUtf8()))
         return out.failure(QStringLiteral("README.md"));

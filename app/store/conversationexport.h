@@ -2,15 +2,31 @@
 
 #include "conversationstore.h"
 
+#include <QSet>
+
 namespace Sandcastle::ConversationExport {
 
+// The pictures of an export: the images the runs made that were copied into `folder` (relative
+// to the Markdown file, keeping their workspace paths), each shown under its run's result.
+struct ImageLinks
+{
+    QString folder;
+    QSet<QString> available; // workspace paths
+};
+
 // The conversation as a Markdown document: the person's and the agent's messages, each tool
-// call with its code, each result with its output. No settings, no key.
+// call with its code, each result with its output (and its images, when `images` has them).
+// No settings, no key.
 QString markdown(const ConversationInfo &info,
                  const nlohmann::json &messages,
-                 const QList<StoredRun> &runs);
+                 const QList<StoredRun> &runs,
+                 const ImageLinks &images = {});
+// The images the runs of these messages made (workspace paths, in order, once each).
+QStringList imagesIn(const nlohmann::json &messages);
 
-// The same for a stored conversation, and written to a file (atomically).
+// The same for a stored conversation, and written to a file (atomically) with the runs' images
+// beside it in "<name>_files/" (read through PathGuard; an image gone from the workspace is
+// left out).
 Result<QString> markdown(const ConversationStore &store, const QString &conversationId);
 Result<bool>
 writeMarkdown(const ConversationStore &store, const QString &conversationId, const QString &path);

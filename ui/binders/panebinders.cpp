@@ -83,10 +83,12 @@ void bindChat(ConversationController *controller, ChatPane *chat)
     QObject::connect(controller,
                      &ConversationController::conversationSwitched,
                      chat,
-                     [chat](const QString &, const nlohmann::json &messages) {
+                     [chat, controller](const QString &, const nlohmann::json &messages) {
                          chat->clearTranscript();
+                         chat->setWorkspace(controller->workspace());
                          chat->showHistory(messages);
                      });
+    chat->setWorkspace(controller->workspace());
     QObject::connect(chat, &ChatPane::retryRequested, controller, [controller, chat] {
         if (controller->resume())
             chat->setBusy(true);

@@ -3,6 +3,7 @@
 #include "markdowntable.h"
 #include "promptedit.h"
 #include "textviewer.h"
+#include "thumbnails.h"
 #include "transcriptdelegate.h"
 #include "transcriptmodel.h"
 #include <ui/icons.h>
@@ -42,6 +43,9 @@ void ChatPane::setUpTranscript()
 {
     m_view->setObjectName(QStringLiteral("transcript"));
     m_delegate = new TranscriptDelegate(m_view);
+    m_thumbnails = new Thumbnails(this);
+    m_delegate->setThumbnails(m_thumbnails);
+    connect(m_delegate, &TranscriptDelegate::imageActivated, this, &ChatPane::imageActivated);
     m_view->setModel(m_model);
     m_view->setItemDelegate(m_delegate);
     m_view->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
@@ -193,7 +197,14 @@ void ChatPane::addToolResult(const QString &callId,
                              qint64 durationMs,
                              const QStringList &files)
 {
+    m_thumbnails->forget(files); // a file written again is read again
     m_model->setToolResult(callId, status, exitCode, durationMs, files);
+}
+
+void ChatPane::setWorkspace(const QString &root)
+{
+    m_thumbnails->setRoot(root);
+    m_view->viewport()->update();
 }
 
 void ChatPane::addError(const QString &message, bool retryable)

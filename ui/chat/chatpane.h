@@ -11,6 +11,7 @@ class QPushButton;
 namespace Sandcastle {
 
 class FindBox;
+class Thumbnails;
 class PromptEdit;
 class TranscriptDelegate;
 class TranscriptModel;
@@ -60,6 +61,9 @@ public:
     bool find(const QString &text, bool backwards = false);
     // Edit → Copy with the transcript focused: the current message's text.
     void copyCurrent();
+    // The workspace the runs' images are read from, for the pictures in their cards.
+    void setWorkspace(const QString &root);
+    Thumbnails *thumbnails() const { return m_thumbnails; }
 
 Q_SIGNALS:
     void promptSubmitted(const QString &text);
@@ -74,6 +78,8 @@ Q_SIGNALS:
     void checkpointActivated(int number);
     // "Open table as CSV" under a long answer: the table, to put in the workspace and show.
     void tableAsCsvRequested(const QString &csv);
+    // A picture in a run's card was clicked: the image's path in the workspace.
+    void imageActivated(const QString &relativePath);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -91,6 +97,7 @@ private:
     TranscriptModel *m_model = nullptr;
     QListView *m_view = nullptr;
     FindBox *m_findBox = nullptr; // made on the first find
+    Thumbnails *m_thumbnails = nullptr;
     TranscriptDelegate *m_delegate = nullptr;
     PromptEdit *m_prompt = nullptr;
     QPushButton *m_sendButton = nullptr;

@@ -1,5 +1,7 @@
 #include "transcriptdelegate.h"
 
+#include "thumbnails.h"
+
 #include "transcriptmodel.h"
 #include "transcriptpainter.h"
 
@@ -146,7 +148,9 @@ void TranscriptDelegate::paint(QPainter *painter,
                                const QStyleOptionViewItem &option,
                                const QModelIndex &index) const
 {
-    TranscriptPainter(painter, option, index, rendered(index), m_view->viewport()->rect()).paint();
+    TranscriptPainter(
+        painter, option, index, rendered(index), m_view->viewport()->rect(), m_thumbnails)
+        .paint();
 }
 
 TranscriptDelegate::Hit
@@ -162,6 +166,14 @@ QRect TranscriptDelegate::partRect(const QModelIndex &index, Hit part) const
     if (!index.isValid())
         return {};
     return rendered(index).partRect(part);
+}
+
+void TranscriptDelegate::setThumbnails(const Thumbnails *thumbnails)
+{
+    m_thumbnails = thumbnails;
+    connect(thumbnails, &Thumbnails::ready, m_view->viewport(), [this] {
+        m_view->viewport()->update();
+    });
 }
 
 bool TranscriptDelegate::editorEvent(QEvent *event,
@@ -201,6 +213,9 @@ bool TranscriptDelegate::editorEvent(QEvent *event,
         return true;
     case Hit::OpenTableAsCsv:
         Q_EMIT openTableAsCsvRequested(index, rendered(index).body.hiddenTable);
+        return true;
+    case Hit::Thumbnail:
+        Q_EMIT imageActivated(link);
         return true;
     case Hit::None:
         Q_EMIT rowClicked(index);

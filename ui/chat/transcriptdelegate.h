@@ -13,6 +13,8 @@ class QAbstractItemView;
 
 namespace Sandcastle {
 
+class Thumbnails;
+
 // Paints the transcript's rows: messages rendered from Markdown (code blocks highlighted),
 // reasoning behind a toggle, tool calls as collapsible cards with an "Open in editor" button,
 // errors as banners with a Retry button. Rows are laid out by TranscriptRowLayout (cached by
@@ -41,6 +43,8 @@ public:
     QRect partRect(const QModelIndex &index, Hit part) const;
     // Forgets what was rendered (rows reset or the look changed).
     void clearCache();
+    // Where the pictures of the images runs made come from (repainted as each is read).
+    void setThumbnails(const Thumbnails *thumbnails);
 
     // How many pieces were rendered (not reused) since the delegate was made.
     int renderedChunks() const { return m_renderedChunks; }
@@ -60,6 +64,8 @@ Q_SIGNALS:
     void renderingFinished();
     void retryRequested();
     void linkActivated(const QString &url);
+    // A run's image in its card was clicked: its path in the workspace.
+    void imageActivated(const QString &relativePath);
 
 protected:
     bool editorEvent(QEvent *event,
@@ -77,6 +83,7 @@ private:
     void renderPending();
 
     QAbstractItemView *m_view = nullptr;
+    const Thumbnails *m_thumbnails = nullptr;
     // Rendered documents of the rows last painted or measured (bounded), and the height of
     // every row (a few bytes each): a relayout of a long conversation, which asks every row
     // for its size, re-renders only the rows that changed.

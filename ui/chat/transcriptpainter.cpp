@@ -1,5 +1,7 @@
 #include "transcriptpainter.h"
 
+#include "thumbnails.h"
+
 #include "transcriptdelegate.h"
 #include "transcriptmodel.h"
 #include "transcriptrowlayout.h"
@@ -38,11 +40,13 @@ TranscriptPainter::TranscriptPainter(QPainter *painter,
                                      const QStyleOptionViewItem &option,
                                      const QModelIndex &index,
                                      const TranscriptRowLayout &row,
-                                     const QRect &visible)
+                                     const QRect &visible,
+                                     const Thumbnails *thumbnails)
     : m_painter(painter)
     , m_option(option)
     , m_index(index)
     , m_row(row)
+    , m_thumbnails(thumbnails)
     , m_kind(index.data(TranscriptModel::KindRole).value<Kind>())
     , m_text(option.palette.color(QPalette::Text))
     , m_base(option.palette.color(QPalette::Base))
@@ -250,6 +254,36 @@ void TranscriptPainter::paintFooter()
         m_painter->drawText(m_row.filesRect,
                             Qt::AlignLeft | Qt::AlignVCenter,
                             fm.elidedText(m_row.files, Qt::ElideMiddle, m_row.filesRect.width()));
+    }
+    paintThumbnails();
+}
+
+// The images a run made, each in a framed box: the picture when it has been read, its name
+// while it is read or when it cannot be shown.
+void TranscriptPainter::paintThumbnails()
+{
+    const QFontMetrics fm(m_option.font);
+    for (const TranscriptRowLayout::Thumb &thumb : m_row.thumbs) {
+        const QImage image = m_thumbnails ? m_thumbnails->image(thumb.path) : QImage();
+        m_painter->setPen(mixColours(m_base, m_text, 0.25));
+        m_painter->setBrush(mixColours(m_base, m_text, 0.04));
+        m_painter->drawRoundedRect(QRectF(thumb.rect).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
+        if (!image.isNull()) {
+            const QSizeF size = image.deviceIndependentSize();
+            const QRectF inner = QRectF(thumb.rect).adjusted(2, 2, -2, -2);
+            const QSizeF fitted = size.scaled(inner.size(), Qt::KeepAspectRatio);
+            QRectF at(QPointF(),
+                      size.width() > inner.width() || size.height() > inner.height() ? fitted
+                                                                                     : size);
+            at.moveCenter(inner.center());
+            m_painter->drawImage(at, image);
+        } else {
+            m_painter->setPen(m_muted);
+            const QString name = thumb.path.section(QLatin1Char('/'), -1);
+            m_painter->drawText(thumb.rect.adjusted(4, 4, -4, -4),
+                                Qt::AlignCenter | Qt::TextWrapAnywhere,
+                                fm.elidedText(name, Qt::ElideMiddle, thumb.rect.width() - 8));
+        }
     }
 }
 

@@ -1,5 +1,7 @@
 #include "transcriptrowlayout.h"
 
+#include "thumbnails.h"
+
 #include "renderbudget.h"
 #include "transcriptdelegate.h"
 #include "transcriptmodel.h"
@@ -319,6 +321,8 @@ void RowBuilder::layoutToolCard(const QString &text)
     const QStringList files = data(TranscriptModel::FilesRole).toStringList();
     if (!files.isEmpty())
         m_row.files = TranscriptDelegate::tr("Files: %1").arg(files.join(QStringLiteral(", ")));
+    for (const QString &image : Thumbnails::imagesOf(files))
+        m_row.thumbs.push_back({image, {}});
 }
 
 // Each section's pieces one under the other, then what follows.
@@ -436,6 +440,19 @@ void TranscriptRowLayout::placeTail(int top, int line)
         filesRect = QRect(x, y, inner, line);
         y += line + Gap;
     }
+    if (!thumbs.empty()) {
+        const QSize box = Thumbnails::Box;
+        int left = x;
+        for (Thumb &thumb : thumbs) {
+            if (left > x && left + box.width() > x + inner) { // the next line of pictures
+                left = x;
+                y += box.height() + Gap;
+            }
+            thumb.rect = QRect(QPoint(left, y), box);
+            left += box.width() + Gap;
+        }
+        y += box.height() + Gap;
+    }
     y += Padding - Gap;
     frame = QRect(Margin, Margin, width - 2 * Margin, y - Margin);
     height = y + Margin;
@@ -459,6 +476,13 @@ TranscriptRowLayout::Part TranscriptRowLayout::hitTest(const QPoint &pointInRow,
                             Part::OpenTableAsCsv}) {
         if (partRect(part).contains(pointInRow))
             return part;
+    }
+    for (const Thumb &thumb : thumbs) {
+        if (thumb.rect.contains(pointInRow)) {
+            if (link)
+                *link = thumb.path;
+            return Part::Thumbnail;
+        }
     }
     for (const Section *section : {&reasoning, &body}) {
         for (const Chunk &chunk : section->chunks) {
@@ -495,6 +519,8 @@ QRect TranscriptRowLayout::partRect(Part part) const
                 return button.rect;
         }
         break;
+    case Part::Thumbnail:
+        return thumbs.empty() ? QRect() : thumbs.front().rect;
     case Part::Link:
     case Part::None:
         break;

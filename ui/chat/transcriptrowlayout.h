@@ -43,7 +43,8 @@ public:
         ShowAll,
         OpenAsText,
         SaveAs,
-        OpenTableAsCsv
+        OpenTableAsCsv,
+        Thumbnail // an image a run made (the link is its path in the workspace)
     };
 
     // What the layout depends on besides the row: the view's width, font and palette.
@@ -118,6 +119,13 @@ public:
     QString meta;      // a tool's status, exit code, duration
     QString moreLines; // "… 12 more lines" under a cut card
     QString files;
+    // The pictures of the images a run made, under its files.
+    struct Thumb
+    {
+        QString path;
+        QRect rect;
+    };
+    std::vector<Thumb> thumbs;
     QString cutNote; // what of a long text is shown
     QRect frame, headerRect, toggle, open, retry, filesRect, moreLinesRect;
     QRect cutRect;
