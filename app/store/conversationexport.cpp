@@ -262,35 +262,51 @@ QString markdown(const ConversationInfo &info,
     return out;
 }
 
-Result<QString> markdown(const ConversationStore &store, const QString &conversationId)
+namespace {
+// A stored conversation, whole.
+struct Stored
+{
+    ConversationInfo info;
+    nlohmann::json messages;
+    QList<StoredRun> runs;
+};
+
+Result<Stored> readStored(const ConversationStore &store, const QString &conversationId)
 {
     const Result<ConversationInfo> info = store.conversation(conversationId);
     const Result<nlohmann::json> messages = store.messages(conversationId);
     const Result<QList<StoredRun>> runs = store.runs(conversationId);
     if (!info || !messages || !runs)
-        return Result<QString>::failure(!info       ? info.error()
-                                        : !messages ? messages.error()
-                                                    : runs.error());
-    return Result<QString>::ok(markdown(info.value(), messages.value(), runs.value()));
+        return Result<Stored>::failure(!info       ? info.error()
+                                       : !messages ? messages.error()
+                                                   : runs.error());
+    return Result<Stored>::ok({info.value(), messages.value(), runs.value()});
+}
+} // namespace
+
+Result<QString> markdown(const ConversationStore &store, const QString &conversationId)
+{
+    const Result<Stored> stored = readStored(store, conversationId);
+    if (!stored)
+        return Result<QString>::failure(stored.error());
+    const Stored &c = stored.value();
+    return Result<QString>::ok(markdown(c.info, c.messages, c.runs));
 }
 
 Result<bool>
 writeMarkdown(const ConversationStore &store, const QString &conversationId, const QString &path)
 {
-    const Result<ConversationInfo> info = store.conversation(conversationId);
-    const Result<nlohmann::json> messages = store.messages(conversationId);
-    const Result<QList<StoredRun>> runs = store.runs(conversationId);
-    if (!info || !messages || !runs)
-        return Result<bool>::failure(!info       ? info.error()
-                                     : !messages ? messages.error()
-                                                 : runs.error());
+    const Result<Stored> stored = readStored(store, conversationId);
+    if (!stored)
+        return Result<bool>::failure(stored.error());
+    const Stored &c = stored.value();
     ImageLinks images{QFileInfo(path).completeBaseName() + QStringLiteral("_files"), {}};
     const QString folder = QFileInfo(path).absolutePath() + QLatin1Char('/') + images.folder;
-    for (const QString &image : imagesIn(messages.value())) {
-        if (copyInside(info.value().workspace, image, folder + QLatin1Char('/') + image))
+    for (const QString &image : imagesIn(c.messages)) {
+        if (copyInside(c.info.workspace, image, folder + QLatin1Char('/') + image))
             images.available.insert(image);
     }
-    return writeFile(path, markdown(info.value(), messages.value(), runs.value(), images).toUtf8());
+    return writeFile(path, markdown(c.info, c.messages, c.runs, images).toUtf8());
 }
 
 namespace {
