@@ -313,6 +313,12 @@ private Q_SLOTS:
         QCOMPARE(outputs.size(), 1); // the figure saved only into a buffer
         QVERIFY(result.files.contains(QStringLiteral("chart.png")));
         QVERIFY(result.files.contains(QStringLiteral("second.svg")));
+        // Nothing left to save: no outputs folder is made for it.
+        QVERIFY(QDir(m_workspace.filePath(QStringLiteral("outputs"))).removeRecursively());
+        const ExecutionResult saved = run(QStringLiteral(
+            "import matplotlib.pyplot as plt\nplt.plot([1]); plt.savefig('only.png')"));
+        QCOMPARE(saved.files, QStringList{QStringLiteral("only.png")});
+        QVERIFY(!QFileInfo::exists(m_workspace.filePath(QStringLiteral("outputs"))));
         // A later run's show() saves a new figure as before.
         const ExecutionResult later
             = run(QStringLiteral("import matplotlib.pyplot as plt\nplt.plot([1]); plt.show()"));

@@ -127,11 +127,11 @@ class _Figures:
         numbers = pyplot.get_fignums()
         if not numbers:
             return
-        os.makedirs(os.path.join(_WORKSPACE, "outputs"), exist_ok=True)
         for number in numbers:
             figure = pyplot.figure(number)
             if getattr(figure, "_sandcastle_saved", False):
                 continue  # the code saved it to a file itself (sandcastle_mpl marks it)
+            os.makedirs(os.path.join(_WORKSPACE, "outputs"), exist_ok=True)
             self._count += 1
             path = os.path.join(_WORKSPACE, "outputs", "figure-%d-%d.png" % (self._run_id(), self._count))
             try:
