@@ -117,6 +117,44 @@ private Q_SLOTS:
         QVERIFY(dialog.statusLabel()->text().contains(QStringLiteral("http://")));
     }
 
+    // Four pages, each field with its line of help; a wrong field is said as it is typed, OK
+    // waits for it, and OK pressed anyway shows the field's page with the field focused.
+    void settingsComeInPagesAndRefuseWrongFieldsBeforeOk()
+    {
+        SettingsDialog dialog(settings(QStringLiteral("http://127.0.0.1:9/v1")));
+        dialog.modelBox()->setCurrentText(QStringLiteral("a-model"));
+        QStringList names;
+        for (int page = 0; page < dialog.pages()->count(); ++page)
+            names << dialog.pages()->tabText(page);
+        QCOMPARE(names,
+                 (QStringList{QStringLiteral("Model"),
+                              QStringLiteral("Agent"),
+                              QStringLiteral("Sandbox"),
+                              QStringLiteral("Appearance")}));
+        QVERIFY(dialog.findChildren<QLabel *>(QStringLiteral("fieldHelp")).size() >= 15);
+        QVERIFY(dialog.okButton()->isEnabled());
+
+        auto *memory = dialog.findChild<QLineEdit *>(QStringLiteral("memory"));
+        QVERIFY(memory);
+        memory->setText(QStringLiteral("lots"));
+        QVERIFY(!dialog.okButton()->isEnabled());
+        QVERIFY(dialog.statusLabel()->text().contains(QStringLiteral("512m")));
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
+        QCOMPARE(dialog.pages()->currentWidget()->objectName(), QStringLiteral("sandboxPage"));
+        QTRY_VERIFY(memory->hasFocus());
+        memory->setText(QStringLiteral("2g"));
+        QVERIFY(dialog.okButton()->isEnabled());
+        QVERIFY(dialog.statusLabel()->text().isEmpty());
+
+        dialog.findChild<QLineEdit *>(QStringLiteral("wheelhouse"))
+            ->setText(QStringLiteral("/nonexistent/wheels"));
+        QVERIFY(!dialog.okButton()->isEnabled());
+        QVERIFY(dialog.statusLabel()->text().contains(QStringLiteral("/nonexistent/wheels")));
+    }
+
     void acceptingSavesEverythingButTheKey()
     {
         SettingsDialog dialog(settings(QStringLiteral("http://127.0.0.1:9/v1")));
@@ -125,8 +163,9 @@ private Q_SLOTS:
         dialog.findChild<QDoubleSpinBox *>(QStringLiteral("cpus"))->setValue(0.5);
         dialog.findChild<QSpinBox *>(QStringLiteral("outputCap"))->setValue(8);
         dialog.findChild<QSpinBox *>(QStringLiteral("workspaceQuota"))->setValue(300);
+        QTemporaryDir wheels;
         dialog.findChild<QLineEdit *>(QStringLiteral("wheelhouse"))
-            ->setText(QStringLiteral(" /srv/wheels "));
+            ->setText(QLatin1Char(' ') + wheels.path() + QLatin1Char(' '));
         dialog.findChild<QSpinBox *>(QStringLiteral("buildLimit"))->setValue(5);
         dialog.accept();
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
@@ -149,9 +188,9 @@ private Q_SLOTS:
         // A project environment's build: the wheelhouse and the time limit.
         const EnvironmentRequest request
             = dialog.settings().environmentRequest(m_dir.path(), EnvironmentSpec(), true);
-        QCOMPARE(request.wheelhouse, QStringLiteral("/srv/wheels"));
+        QCOMPARE(request.wheelhouse, wheels.path());
         QCOMPARE(request.timeoutMs, 5 * 60 * 1000);
-        QVERIFY(text.contains("wheelhouse=/srv/wheels"));
+        QVERIFY(text.contains(QByteArray(QByteArray("wheelhouse=") + wheels.path().toUtf8())));
         QVERIFY(text.contains("buildTimeoutS=300"));
     }
 };

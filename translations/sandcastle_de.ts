@@ -1368,6 +1368,50 @@ Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Pyt
         <source>A thinking budget is at least 1024 tokens; 0 turns thinking off.</source>
         <translation>Ein Denkbudget hat mindestens 1024 Tokens; 0 schaltet das Denken aus.</translation>
     </message>
+    <message>
+        <source>Where the model runs: a hosted service, or a server on this machine</source>
+        <translation>Wo das Modell läuft: ein gehosteter Dienst oder ein Server auf diesem Rechner</translation>
+    </message>
+    <message>
+        <source>The server&apos;s address, up to and with /v1</source>
+        <translation>Die Adresse des Servers, bis einschließlich /v1</translation>
+    </message>
+    <message>
+        <source>Kept in the system keychain, never in a file; not needed on this machine&apos;s servers</source>
+        <translation>Im Schlüsselbund des Systems gespeichert, nie in einer Datei; für Server auf diesem Rechner nicht nötig</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>Agent</translation>
+    </message>
+    <message>
+        <source>How the agent runs code: tool calls, or code blocks for models without them</source>
+        <translation>Wie der Agent Code ausführt: Tool-Aufrufe oder Codeblöcke für Modelle ohne sie</translation>
+    </message>
+    <message>
+        <source>How many times one request may ask the model before the agent stops</source>
+        <translation>Wie oft eine Anfrage das Modell fragen darf, bevor der Agent anhält</translation>
+    </message>
+    <message>
+        <source>Tokens one request may use before the agent stops</source>
+        <translation>Tokens, die eine Anfrage verbrauchen darf, bevor der Agent anhält</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>Sandbox</translation>
+    </message>
+    <message>
+        <source>A run past this is stopped</source>
+        <translation>Ein Lauf darüber hinaus wird gestoppt</translation>
+    </message>
+    <message>
+        <source>Appearance</source>
+        <translation>Darstellung</translation>
+    </message>
+    <message>
+        <source>The wheelhouse must be a folder: %1</source>
+        <translation>Das Wheelhouse muss ein Ordner sein: %1</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::ShortcutsDialog</name>

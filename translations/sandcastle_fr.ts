@@ -1368,6 +1368,50 @@ La construction de l’environnement utilise le réseau ; les exécutions resten
         <source>A thinking budget is at least 1024 tokens; 0 turns thinking off.</source>
         <translation>Un budget de réflexion compte au moins 1024 jetons ; 0 désactive la réflexion.</translation>
     </message>
+    <message>
+        <source>Where the model runs: a hosted service, or a server on this machine</source>
+        <translation>Où le modèle s&apos;exécute : un service hébergé, ou un serveur sur cette machine</translation>
+    </message>
+    <message>
+        <source>The server&apos;s address, up to and with /v1</source>
+        <translation>L&apos;adresse du serveur, jusqu&apos;à /v1 inclus</translation>
+    </message>
+    <message>
+        <source>Kept in the system keychain, never in a file; not needed on this machine&apos;s servers</source>
+        <translation>Conservée dans le trousseau du système, jamais dans un fichier ; inutile pour les serveurs de cette machine</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>Agent</translation>
+    </message>
+    <message>
+        <source>How the agent runs code: tool calls, or code blocks for models without them</source>
+        <translation>Comment l&apos;agent exécute du code : appels d&apos;outils, ou blocs de code pour les modèles qui n&apos;en ont pas</translation>
+    </message>
+    <message>
+        <source>How many times one request may ask the model before the agent stops</source>
+        <translation>Combien de fois une demande peut interroger le modèle avant que l&apos;agent s&apos;arrête</translation>
+    </message>
+    <message>
+        <source>Tokens one request may use before the agent stops</source>
+        <translation>Jetons qu&apos;une demande peut utiliser avant que l&apos;agent s&apos;arrête</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>Bac à sable</translation>
+    </message>
+    <message>
+        <source>A run past this is stopped</source>
+        <translation>Une exécution au-delà est arrêtée</translation>
+    </message>
+    <message>
+        <source>Appearance</source>
+        <translation>Apparence</translation>
+    </message>
+    <message>
+        <source>The wheelhouse must be a folder: %1</source>
+        <translation>Le wheelhouse doit être un dossier : %1</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::ShortcutsDialog</name>

@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -16,6 +17,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QThread>
 #include <QVBoxLayout>
 
@@ -53,6 +55,7 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     , m_language(new QComboBox(this))
     , m_theme(new QComboBox(this))
     , m_status(new QLabel(this))
+    , m_pages(new QTabWidget(this))
     , m_catalog(new ModelCatalog(this))
     , m_keys(new KeyStore(this))
 {
@@ -150,6 +153,7 @@ void SettingsDialog::setUpRunFields(const AppSettings &settings)
     m_timeout->setRange(1, 3600);
     m_timeout->setSuffix(tr(" s"));
     m_timeout->setValue(settings.runTimeoutS);
+    m_memory->setObjectName(QStringLiteral("memory"));
     m_memory->setText(settings.memory);
     m_memory->setToolTip(tr("Memory limit of the sandbox, e.g. 512m or 2g (swap is not added)"));
     m_cpus->setObjectName(QStringLiteral("cpus"));
@@ -238,50 +242,147 @@ void SettingsDialog::probeRuntimes(const AppSettings &settings)
                                        QStringLiteral("{{json .Runtimes}}")}));
 }
 
+namespace {
+
+// A field and, under it, a line of help in a smaller, quieter type.
+void addField(QFormLayout *form, const QString &label, QWidget *field, const QString &help)
+{
+    form->addRow(label, field);
+    if (help.isEmpty())
+        return;
+    auto *line = new QLabel(help);
+    line->setObjectName(QStringLiteral("fieldHelp"));
+    line->setWordWrap(true);
+    QFont small = line->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    line->setFont(small);
+    line->setForegroundRole(QPalette::PlaceholderText);
+    form->addRow(QString(), line);
+}
+
+QFormLayout *newPage(QTabWidget *pages, const QString &name, const QString &objectName)
+{
+    auto *page = new QWidget(pages);
+    page->setObjectName(objectName);
+    auto *form = new QFormLayout(page);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    pages->addTab(page, name);
+    return form;
+}
+
+} // namespace
+
+// Four pages: the model, the agent, the sandbox, the look; each field with a line of help.
 QDialogButtonBox *SettingsDialog::layOut(QPushButton *refresh)
 {
     m_status->setWordWrap(true);
     m_status->setObjectName(QStringLiteral("settingsStatus"));
-    auto *modelRow = new QHBoxLayout;
-    modelRow->addWidget(m_model, 1);
-    modelRow->addWidget(refresh);
-    auto *form = new QFormLayout;
-    form->addRow(tr("Provider"), m_provider);
-    form->addRow(tr("Base URL"), m_baseUrl);
-    form->addRow(tr("Model"), modelRow);
-    form->addRow(tr("API key"), m_key);
-    form->addRow(tr("API"), m_apiFormat);
-    form->addRow(tr("Thinking budget"), m_thinkingBudget);
-    form->addRow(QString(), m_promptCaching);
-    form->addRow(tr("Tools"), m_toolMode);
-    form->addRow(QString(), m_askFirst);
-    form->addRow(tr("Turn limit"), m_maxTurns);
-    form->addRow(tr("Token budget per run"), m_tokenBudget);
-    form->addRow(tr("Cost budget per run"), m_costBudget);
-    form->addRow(tr("Run time limit"), m_timeout);
-    form->addRow(tr("Sandbox memory"), m_memory);
-    form->addRow(tr("Sandbox CPUs"), m_cpus);
-    form->addRow(tr("Output cap per run"), m_outputCap);
-    form->addRow(tr("Workspace quota"), m_workspaceQuota);
-    form->addRow(tr("Wheelhouse"), m_wheelhouse);
-    form->addRow(tr("Environment build limit"), m_buildLimit);
-    form->addRow(QString(), m_network);
-    form->addRow(QString(), m_gvisor);
-    form->addRow(QString(), m_fresh);
-    form->addRow(tr("Language"), m_language);
-    form->addRow(tr("Theme"), m_theme);
+    auto *modelRow = new QWidget(this);
+    auto *modelLayout = new QHBoxLayout(modelRow);
+    modelLayout->setContentsMargins(0, 0, 0, 0);
+    modelLayout->addWidget(m_model, 1);
+    modelLayout->addWidget(refresh);
+    m_pages->setObjectName(QStringLiteral("settingsPages"));
+
+    QFormLayout *model = newPage(m_pages, tr("Model"), QStringLiteral("modelPage"));
+    addField(model,
+             tr("Provider"),
+             m_provider,
+             tr("Where the model runs: a hosted service, or a server on this machine"));
+    addField(model, tr("Base URL"), m_baseUrl, tr("The server's address, up to and with /v1"));
+    addField(model, tr("Model"), modelRow, tr("Ask the server which models it has"));
+    addField(model,
+             tr("API key"),
+             m_key,
+             tr("Kept in the system keychain, never in a file; not needed on this machine's "
+                "servers"));
+    addField(model, tr("API"), m_apiFormat, m_apiFormat->toolTip());
+    addField(model, tr("Thinking budget"), m_thinkingBudget, m_thinkingBudget->toolTip());
+    addField(model, QString(), m_promptCaching, m_promptCaching->toolTip());
+
+    QFormLayout *agent = newPage(m_pages, tr("Agent"), QStringLiteral("agentPage"));
+    addField(agent,
+             tr("Tools"),
+             m_toolMode,
+             tr("How the agent runs code: tool calls, or code blocks for models without them"));
+    addField(agent, QString(), m_askFirst, QString());
+    addField(agent,
+             tr("Turn limit"),
+             m_maxTurns,
+             tr("How many times one request may ask the model before the agent stops"));
+    addField(agent,
+             tr("Token budget per run"),
+             m_tokenBudget,
+             tr("Tokens one request may use before the agent stops"));
+    addField(agent, tr("Cost budget per run"), m_costBudget, m_costBudget->toolTip());
+
+    QFormLayout *sandbox = newPage(m_pages, tr("Sandbox"), QStringLiteral("sandboxPage"));
+    addField(sandbox, tr("Run time limit"), m_timeout, tr("A run past this is stopped"));
+    addField(sandbox, tr("Sandbox memory"), m_memory, m_memory->toolTip());
+    addField(sandbox, tr("Sandbox CPUs"), m_cpus, m_cpus->toolTip());
+    addField(sandbox, tr("Output cap per run"), m_outputCap, m_outputCap->toolTip());
+    addField(sandbox, tr("Workspace quota"), m_workspaceQuota, m_workspaceQuota->toolTip());
+    addField(sandbox, tr("Wheelhouse"), m_wheelhouse, m_wheelhouse->toolTip());
+    addField(sandbox, tr("Environment build limit"), m_buildLimit, m_buildLimit->toolTip());
+    addField(sandbox, QString(), m_network, QString());
+    addField(sandbox, QString(), m_gvisor, QString());
+    addField(sandbox, QString(), m_fresh, QString());
+
+    QFormLayout *look = newPage(m_pages, tr("Appearance"), QStringLiteral("appearancePage"));
+    addField(look, tr("Language"), m_language, m_language->toolTip());
+    addField(look, tr("Theme"), m_theme, QString());
+
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    m_ok = buttons->button(QDialogButtonBox::Ok);
     auto *layout = new QVBoxLayout(this);
-    layout->addLayout(form);
+    layout->addWidget(m_pages, 1);
     layout->addWidget(m_status);
     layout->addWidget(buttons);
     return buttons;
+}
+
+SettingsDialog::Problem SettingsDialog::problem() const
+{
+    const QUrl url(m_baseUrl->text().trimmed());
+    if (!url.isValid() || url.host().isEmpty()
+        || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
+        return {m_baseUrl, tr("The base URL must start with http:// or https://.")};
+    if (m_model->currentText().trimmed().isEmpty())
+        return {m_model, tr("Choose a model.")};
+    if (m_thinkingBudget->value() > 0 && m_thinkingBudget->value() < 1024)
+        return {m_thinkingBudget,
+                tr("A thinking budget is at least 1024 tokens; 0 turns thinking off.")};
+    if (!SandboxConfig::isValidMemory(m_memory->text().trimmed()))
+        return {m_memory, tr("The memory limit is a size such as 512m or 2g.")};
+    const QString wheelhouse = m_wheelhouse->text().trimmed();
+    if (!wheelhouse.isEmpty() && !QFileInfo(wheelhouse).isDir())
+        return {m_wheelhouse, tr("The wheelhouse must be a folder: %1").arg(wheelhouse)};
+    return {};
+}
+
+// Said as soon as a field is wrong, OK unavailable until it is right.
+void SettingsDialog::checkFields()
+{
+    const Problem found = problem();
+    if (m_ok)
+        m_ok->setEnabled(found.field == nullptr);
+    if (found.field) {
+        m_status->setText(found.reason);
+        m_showsProblem = true;
+    } else if (m_showsProblem) {
+        m_status->clear();
+        m_showsProblem = false;
+    }
 }
 
 void SettingsDialog::connectFields(QDialogButtonBox *buttons, QPushButton *refresh)
 {
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
+    for (QLineEdit *edit : {m_baseUrl, m_memory, m_wheelhouse})
+        connect(edit, &QLineEdit::textChanged, this, &SettingsDialog::checkFields);
+    connect(m_model, &QComboBox::currentTextChanged, this, &SettingsDialog::checkFields);
+    connect(m_thinkingBudget, &QSpinBox::valueChanged, this, &SettingsDialog::checkFields);
     connect(refresh, &QPushButton::clicked, this, &SettingsDialog::refreshModels);
     connect(m_provider, &QComboBox::currentIndexChanged, this, &SettingsDialog::onProviderChanged);
     connect(m_baseUrl, &QLineEdit::textChanged, this, &SettingsDialog::showAutomaticFormat);
@@ -367,25 +468,19 @@ void SettingsDialog::refreshModels()
 
 void SettingsDialog::accept()
 {
+    const Problem found = problem();
+    if (found.field) {
+        // The page that holds the field comes to the front, the field takes the focus.
+        for (int page = 0; page < m_pages->count(); ++page) {
+            if (m_pages->widget(page)->isAncestorOf(found.field))
+                m_pages->setCurrentIndex(page);
+        }
+        found.field->setFocus();
+        m_status->setText(found.reason);
+        m_showsProblem = true;
+        return;
+    }
     const AppSettings s = settings();
-    const QUrl url(s.baseUrl);
-    if (!url.isValid()
-        || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
-        m_status->setText(tr("The base URL must start with http:// or https://."));
-        return;
-    }
-    if (!SandboxConfig::isValidMemory(s.memory)) {
-        m_status->setText(tr("The memory limit is a size such as 512m or 2g."));
-        return;
-    }
-    if (s.model.isEmpty()) {
-        m_status->setText(tr("Choose a model."));
-        return;
-    }
-    if (m_thinkingBudget->value() > 0 && m_thinkingBudget->value() < 1024) {
-        m_status->setText(tr("A thinking budget is at least 1024 tokens; 0 turns thinking off."));
-        return;
-    }
     s.save();
     if (!m_settings.apiKeyFromEnvironment && !m_key->text().isEmpty())
         m_keys->write(s.keyAccount(), m_key->text());

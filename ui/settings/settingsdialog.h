@@ -13,6 +13,7 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSpinBox;
+class QTabWidget;
 class QDoubleSpinBox;
 
 namespace Sandcastle {
@@ -47,6 +48,8 @@ Q_SIGNALS:
 
 public Q_SLOTS:
     void accept() override;
+    QTabWidget *pages() const { return m_pages; }
+    QPushButton *okButton() const { return m_ok; }
 
 private:
     QPushButton *setUpModelFields(const AppSettings &settings);
@@ -59,6 +62,14 @@ private:
     void setUpFormatFields(const AppSettings &settings);
     // The "Automatic" entry names the format it stands for with the provider and URL shown.
     void showAutomaticFormat();
+    // The first field that is wrong, and why; no field when all are right.
+    struct Problem
+    {
+        QWidget *field = nullptr;
+        QString reason;
+    };
+    Problem problem() const;
+    void checkFields();
 
     AppSettings m_settings;
     QComboBox *m_provider = nullptr;
@@ -86,6 +97,9 @@ private:
     QComboBox *m_language = nullptr;
     QComboBox *m_theme = nullptr;
     QLabel *m_status = nullptr;
+    QTabWidget *m_pages = nullptr;
+    QPushButton *m_ok = nullptr;
+    bool m_showsProblem = false;
     ModelCatalog *m_catalog = nullptr;
     KeyStore *m_keys = nullptr;
     QPointer<QProcess> m_runtimeProbe;
