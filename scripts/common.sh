@@ -14,7 +14,7 @@ SANDCASTLE_PACKAGES=(
     qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libqscintilla2-qt6-dev nlohmann-json3-dev qtkeychain-qt6-dev libgl-dev libqt6svg6
     docker.io debootstrap ca-certificates git
-    desktop-file-utils appstream dpkg-dev bash-completion
+    desktop-file-utils appstream dpkg-dev bash-completion man-db
 )
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }

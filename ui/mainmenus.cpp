@@ -29,6 +29,15 @@ constexpr int RecentFoldersKept = 10;
 
 void MainWindow::buildMenus()
 {
+    buildFileMenu();
+    buildEditMenu();
+    buildViewMenu();
+    buildRunMenu();
+    buildHelpMenu();
+}
+
+void MainWindow::buildFileMenu()
+{
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *newOne = file->addAction(tr("&New conversation"), this, &MainWindow::newConversation);
     newOne->setObjectName(QStringLiteral("newConversation"));
@@ -87,10 +96,10 @@ void MainWindow::buildMenus()
     quit->setObjectName(QStringLiteral("quit"));
     quit->setShortcut(QKeySequence::Quit);
     quit->setIcon(actionIcon("quit"));
+}
 
-    buildEditMenu();
-    buildViewMenu();
-
+void MainWindow::buildRunMenu()
+{
     QMenu *run = menuBar()->addMenu(tr("&Run"));
     QAction *runCode
         = run->addAction(tr("&Run the editor's code"), this, &MainWindow::runEditorCode);
@@ -115,7 +124,10 @@ void MainWindow::buildMenus()
     review->setObjectName(QStringLiteral("reviewChanges"));
     review->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     review->setIcon(actionIcon("diff"));
+}
 
+void MainWindow::buildHelpMenu()
+{
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *palette
         = help->addAction(tr("&Command palette…"), this, &MainWindow::showCommandPalette);

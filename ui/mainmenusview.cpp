@@ -60,7 +60,32 @@ void MainWindow::buildViewMenu()
 {
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("viewMenu"));
-    QSettings state(settings().settingsFile(), QSettings::IniFormat);
+    addPaneToggles(view);
+    view->addSeparator();
+    addZoomActions(view);
+    view->addSeparator();
+    addThemeMenu(view);
+    view->addSeparator();
+    QAction *fullScreen = view->addAction(tr("F&ull Screen"));
+    fullScreen->setObjectName(QStringLiteral("fullScreen"));
+    fullScreen->setCheckable(true);
+    QList<QKeySequence> keys{QKeySequence(Qt::Key_F11)};
+    for (const QKeySequence &key : QKeySequence::keyBindings(QKeySequence::FullScreen)) {
+        if (!keys.contains(key))
+            keys << key;
+    }
+    fullScreen->setShortcuts(keys);
+    fullScreen->setIcon(actionIcon("fullscreen"));
+    connect(fullScreen, &QAction::toggled, this, [this](bool on) {
+        setWindowState(on ? (windowState() | Qt::WindowFullScreen)
+                          : (windowState() & ~Qt::WindowFullScreen));
+    });
+}
+
+// Each pane shown or hidden (remembered), and Sandcastle's own files in the files pane.
+void MainWindow::addPaneToggles(QMenu *view)
+{
+    const QSettings state(settings().settingsFile(), QSettings::IniFormat);
     const QList<std::pair<QString, QWidget *>> panes{
         {tr("&Conversations"), m_conversations},
         {tr("C&hat"), m_chat},
@@ -98,8 +123,11 @@ void MainWindow::buildViewMenu()
     QAction *internal = view->actions().constLast();
     internal->setObjectName(QStringLiteral("showInternalFiles"));
     internal->setChecked(m_files->showInternal());
-    view->addSeparator();
+}
 
+void MainWindow::addZoomActions(QMenu *view)
+{
+    const QSettings state(settings().settingsFile(), QSettings::IniFormat);
     m_zoom = std::clamp(state.value(QStringLiteral("view/zoom"), 0).toInt(), kZoomMin, kZoomMax);
     QAction *zoomIn = view->addAction(tr("Zoom &In"), this, [this] { setZoom(m_zoom + 1); });
     zoomIn->setObjectName(QStringLiteral("zoomIn"));
@@ -115,8 +143,10 @@ void MainWindow::buildViewMenu()
     zoomReset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     zoomReset->setIcon(actionIcon("zoom-reset"));
     setZoom(m_zoom);
-    view->addSeparator();
+}
 
+void MainWindow::addThemeMenu(QMenu *view)
+{
     QMenu *theme = view->addMenu(tr("&Theme"));
     theme->setObjectName(QStringLiteral("themeMenu"));
     auto *themes = new QActionGroup(theme);
@@ -136,21 +166,6 @@ void MainWindow::buildViewMenu()
             applySettings(next);
         });
     }
-    view->addSeparator();
-    QAction *fullScreen = view->addAction(tr("F&ull Screen"));
-    fullScreen->setObjectName(QStringLiteral("fullScreen"));
-    fullScreen->setCheckable(true);
-    QList<QKeySequence> keys{QKeySequence(Qt::Key_F11)};
-    for (const QKeySequence &key : QKeySequence::keyBindings(QKeySequence::FullScreen)) {
-        if (!keys.contains(key))
-            keys << key;
-    }
-    fullScreen->setShortcuts(keys);
-    fullScreen->setIcon(actionIcon("fullscreen"));
-    connect(fullScreen, &QAction::toggled, this, [this](bool on) {
-        setWindowState(on ? (windowState() | Qt::WindowFullScreen)
-                          : (windowState() & ~Qt::WindowFullScreen));
-    });
 }
 
 void MainWindow::showPane(QAction *toggle, QWidget *pane, const QString &name, bool on)

@@ -113,8 +113,15 @@ private:
     QWidget *buildEditorArea();
     void buildLayout();
     void buildMenus();
+    void buildFileMenu();
     void buildEditMenu();
     void buildViewMenu();
+    void buildRunMenu();
+    void buildHelpMenu();
+    // The View menu's parts.
+    void addPaneToggles(QMenu *view);
+    void addZoomActions(QMenu *view);
+    void addThemeMenu(QMenu *view);
     // View → a pane shown or hidden (remembered); the last one shown stays.
     void showPane(QAction *toggle, QWidget *pane, const QString &name, bool on);
     void fillRecentFolders(QMenu *menu);
