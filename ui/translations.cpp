@@ -20,8 +20,15 @@ QString installTranslations(const QString &language)
     }
     const QLocale locale = language.isEmpty() ? QLocale() : QLocale(language);
     auto *translator = new QTranslator(QCoreApplication::instance());
-    if (!translator->load(
-            locale, QStringLiteral("sandcastle"), QStringLiteral("_"), QStringLiteral(":/i18n"))) {
+    // Installed beside the program (<prefix>/bin → <prefix>/share/sandcastle/translations),
+    // where a packager may update them; else the ones compiled in.
+    const QString installed = QCoreApplication::applicationDirPath()
+                              + QStringLiteral("/../share/sandcastle/translations");
+    const bool loaded
+        = translator->load(locale, QStringLiteral("sandcastle"), QStringLiteral("_"), installed)
+          || translator->load(
+              locale, QStringLiteral("sandcastle"), QStringLiteral("_"), QStringLiteral(":/i18n"));
+    if (!loaded) {
         delete translator;
         return QString();
     }

@@ -17,6 +17,8 @@ for f in bin/sandcastle \
     "share/metainfo/$id.metainfo.xml" \
     "share/icons/hicolor/scalable/apps/$id.svg" \
     share/man/man1/sandcastle.1 \
+    share/sandcastle/translations/sandcastle_de.qm \
+    share/sandcastle/translations/sandcastle_fr.qm \
     share/bash-completion/completions/sandcastle; do
     [[ -s "$prefix/$f" ]] || fail "$f is not installed"
 done
