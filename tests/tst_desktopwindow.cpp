@@ -12,6 +12,7 @@
 #include <ui/console/consolepane.h>
 #include <ui/editor/codeeditor.h>
 #include <ui/editor/editorpane.h>
+#include <ui/environment/imagebar.h>
 #include <ui/files/filespane.h>
 #include <ui/files/workspacemodel.h>
 #include <ui/mainwindow.h>
@@ -21,10 +22,13 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QElapsedTimer>
 #include <QLineEdit>
 #include <QListView>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QPushButton>
+#include <QScopeGuard>
 #include <QScreen>
 #include <QTimer>
 
@@ -363,6 +367,62 @@ private Q_SLOTS:
         chat->addToolResult(QStringLiteral("c2"), QStringLiteral("ok"), 0, 90, {figure});
         QTRY_VERIFY(!chat->thumbnails()->image(figure).isNull());
         QVERIFY(chat->thumbnails()->image(figure).pixelColor(10, 10).blue() > 180);
+    }
+
+    // First launch without the sandbox image: the window offers to build it, shows the build in
+    // the console and its last line in the bar, and starts the sandbox on it; a failed build
+    // says apt's words and offers to try again; Cancel stops a build.
+    void aMissingImageIsOfferedBuiltAndCancellable()
+    {
+        QTemporaryDir data;
+        AppSettings settings = fakeEngineSettings(m_server, data.path());
+        settings.image = QStringLiteral("sandcastle-missing-first:latest");
+        qputenv("FAKE_DOCKER_BUILD_FAIL", "1");
+        auto unset = qScopeGuard([] {
+            qunsetenv("FAKE_DOCKER_BUILD_FAIL");
+            qunsetenv("FAKE_DOCKER_BUILD_SECONDS");
+        });
+        MainWindow window(settings);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *bar = window.findChild<ImageBar *>(QStringLiteral("imageBar"));
+        QVERIFY(bar);
+        QTRY_VERIFY(bar->isVisible());
+        QVERIFY2(bar->text().contains(settings.image), qPrintable(bar->text()));
+        auto *build = bar->findChild<QPushButton *>(QStringLiteral("buildImage"));
+        auto *cancel = bar->findChild<QPushButton *>(QStringLiteral("cancelImageBuild"));
+
+        // A failed build: apt's words, and Try again.
+        build->click();
+        QTRY_VERIFY2(bar->text().contains(QStringLiteral("Unable to locate package")),
+                     qPrintable(bar->text()));
+        QCOMPARE(build->text(), QStringLiteral("Try again"));
+
+        // Cancelled while it runs: stopped within seconds, no image.
+        qunsetenv("FAKE_DOCKER_BUILD_FAIL");
+        qputenv("FAKE_DOCKER_BUILD_SECONDS", "20");
+        build->click();
+        QTRY_VERIFY(window.console()->toPlainText().contains(QStringLiteral("Step 1/3")));
+        QVERIFY(cancel->isVisible());
+        QElapsedTimer clock;
+        clock.start();
+        cancel->click();
+        QTRY_VERIFY_WITH_TIMEOUT(bar->text().contains(QStringLiteral("cancelled")), 10000);
+        QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY(!ContainerEngine(fakeDockerPath()).imageExists(settings.image).value());
+
+        // Built: the bar goes, the console has the log, the image is there.
+        qputenv("FAKE_DOCKER_BUILD_SECONDS", "0");
+        build->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!bar->isVisible(), 20000);
+        QVERIFY(window.console()->toPlainText().contains(QStringLiteral("Step 3/3")));
+        QVERIFY(ContainerEngine(fakeDockerPath()).imageExists(settings.image).value());
+        // The next launch finds it and offers nothing.
+        MainWindow again(settings);
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QTest::qWait(500);
+        QVERIFY(!again.findChild<ImageBar *>(QStringLiteral("imageBar"))->isVisible());
     }
 
     // Ctrl+, opens Settings whatever the platform theme says Preferences is.

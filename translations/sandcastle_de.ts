@@ -673,6 +673,37 @@ Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Pyt
     </message>
 </context>
 <context>
+    <name>Sandcastle::ImageBar</name>
+    <message>
+        <source>Build the image</source>
+        <translation>Image bauen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation>Nicht jetzt</translation>
+    </message>
+    <message>
+        <source>The sandbox image %1 is not on this machine: code cannot run until it is built. Building takes a few minutes (Debian&apos;s packages are downloaded once; after that it works offline).</source>
+        <translation>Das Sandbox-Image %1 ist nicht auf diesem Rechner: Code kann erst laufen, wenn es gebaut ist. Der Bau dauert einige Minuten (Debians Pakete werden einmal heruntergeladen; danach geht es offline).</translation>
+    </message>
+    <message>
+        <source>Building the sandbox image %1… (the log is in the console)</source>
+        <translation>Das Sandbox-Image %1 wird gebaut… (das Protokoll steht in der Konsole)</translation>
+    </message>
+    <message>
+        <source>The sandbox image was not built: %1</source>
+        <translation>Das Sandbox-Image wurde nicht gebaut: %1</translation>
+    </message>
+    <message>
+        <source>Try again</source>
+        <translation>Erneut versuchen</translation>
+    </message>
+</context>
+<context>
     <name>Sandcastle::MainWindow</name>
     <message>
         <source>The agent wants to run this code. Edit it if you like, then:</source>
@@ -1060,6 +1091,18 @@ Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Pyt
     <message>
         <source>Show Sandcastle&apos;s o&amp;wn files (.sandcastle)</source>
         <translation>Sandcastles eigene Dateien zei&amp;gen (.sandcastle)</translation>
+    </message>
+    <message>
+        <source>Building the sandbox image</source>
+        <translation>Bau des Sandbox-Images</translation>
+    </message>
+    <message>
+        <source>Sandbox: building the image…</source>
+        <translation>Sandbox: Image wird gebaut…</translation>
+    </message>
+    <message>
+        <source>The sandbox image is built.</source>
+        <translation>Das Sandbox-Image ist gebaut.</translation>
     </message>
 </context>
 <context>

@@ -673,6 +673,37 @@ La construction de l’environnement utilise le réseau ; les exécutions resten
     </message>
 </context>
 <context>
+    <name>Sandcastle::ImageBar</name>
+    <message>
+        <source>Build the image</source>
+        <translation>Construire l&apos;image</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation>Pas maintenant</translation>
+    </message>
+    <message>
+        <source>The sandbox image %1 is not on this machine: code cannot run until it is built. Building takes a few minutes (Debian&apos;s packages are downloaded once; after that it works offline).</source>
+        <translation>L&apos;image du bac à sable %1 n&apos;est pas sur cette machine : le code ne peut pas s&apos;exécuter avant qu&apos;elle soit construite. La construction prend quelques minutes (les paquets de Debian sont téléchargés une fois ; ensuite tout fonctionne hors ligne).</translation>
+    </message>
+    <message>
+        <source>Building the sandbox image %1… (the log is in the console)</source>
+        <translation>Construction de l&apos;image du bac à sable %1… (le journal est dans la console)</translation>
+    </message>
+    <message>
+        <source>The sandbox image was not built: %1</source>
+        <translation>L&apos;image du bac à sable n&apos;a pas été construite : %1</translation>
+    </message>
+    <message>
+        <source>Try again</source>
+        <translation>Réessayer</translation>
+    </message>
+</context>
+<context>
     <name>Sandcastle::MainWindow</name>
     <message>
         <source>The agent wants to run this code. Edit it if you like, then:</source>
@@ -1060,6 +1091,18 @@ La construction de l’environnement utilise le réseau ; les exécutions resten
     <message>
         <source>Show Sandcastle&apos;s o&amp;wn files (.sandcastle)</source>
         <translation>Afficher les fichiers &amp;propres à Sandcastle (.sandcastle)</translation>
+    </message>
+    <message>
+        <source>Building the sandbox image</source>
+        <translation>Construction de l&apos;image du bac à sable</translation>
+    </message>
+    <message>
+        <source>Sandbox: building the image…</source>
+        <translation>Bac à sable : construction de l&apos;image…</translation>
+    </message>
+    <message>
+        <source>The sandbox image is built.</source>
+        <translation>L&apos;image du bac à sable est construite.</translation>
     </message>
 </context>
 <context>

@@ -13,6 +13,7 @@
 #include "editor/codeeditor.h"
 #include "editor/editorpane.h"
 #include "environment/environmentbar.h"
+#include "environment/imagebar.h"
 #include "files/filepreview.h"
 #include "files/filespane.h"
 #include "icons.h"
@@ -100,7 +101,10 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     restoreState();
     // Warm the sandbox as soon as the first frame is up, so that the first run does not wait
     // for a container to start and the first frame does not wait for the engine's processes.
-    FirstPaintHook::after(m_controller, [this] { m_controller->warmUp(); });
+    FirstPaintHook::after(m_controller, [this] {
+        m_controller->warmUp();
+        checkImage();
+    });
 }
 
 MainWindow::~MainWindow() = default;
@@ -154,6 +158,8 @@ QWidget *MainWindow::buildEditorArea()
     m_approvalBar->hide();
     m_environmentBar = new EnvironmentBar(editorArea);
     editorLayout->addWidget(m_environmentBar);
+    m_imageBar = new ImageBar(editorArea);
+    editorLayout->addWidget(m_imageBar);
     editorLayout->addWidget(m_approvalBar);
     editorLayout->addWidget(m_editorPane, 1);
     connect(approve, &QPushButton::clicked, this, [this] {
@@ -258,6 +264,7 @@ void MainWindow::bindController()
         m_controller, &ConversationController::personRunFinished, this, &MainWindow::notifyIfAway);
     bindCheckpoints();
     bindEnvironment();
+    bindImage();
     connect(agent(),
             &Agent::toolResult,
             this,

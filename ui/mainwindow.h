@@ -24,6 +24,8 @@ class EditorPane;
 class EditActions;
 class ConsolePane;
 class EnvironmentBar;
+class ImageBar;
+class ImageBuild;
 class ConversationListModel;
 class ConversationsPane;
 class FilesPane;
@@ -128,6 +130,10 @@ private:
     void bindController();
     void bindCheckpoints();
     void bindEnvironment();
+    // The sandbox image: looked for after the first frame, offered to be built when missing.
+    void bindImage();
+    void checkImage();
+    void buildImage();
     void bindPanes();
     void bindConversationList();
     void readKeyFromKeychain();
@@ -154,6 +160,9 @@ private:
     QSystemTrayIcon *m_tray = nullptr;
     QFrame *m_approvalBar = nullptr;
     EnvironmentBar *m_environmentBar = nullptr;
+    ImageBar *m_imageBar = nullptr;
+    ImageBuild *m_imageBuild = nullptr;
+    QElapsedTimer m_imageClock;
     QElapsedTimer m_buildClock;
     bool m_buildInConsole = false; // an environment build is the console's current run
     EditActions *m_edit = nullptr;
