@@ -99,8 +99,8 @@ void MainWindow::addPaneToggles(QMenu *view)
                             QStringLiteral("console"),
                             QStringLiteral("files")};
     for (int i = 0; i < panes.size(); ++i) {
-        const auto &[text, pane] = panes.at(i);
-        QAction *toggle = view->addAction(text);
+        QWidget *pane = panes.at(i).second;
+        QAction *toggle = view->addAction(panes.at(i).first);
         toggle->setObjectName(QStringLiteral("show-") + names.at(i));
         toggle->setCheckable(true);
         toggle->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | (Qt::Key_1 + i)));

@@ -49,9 +49,8 @@ AboutDialog::AboutDialog(const ContainerEngine &engine, QWidget *parent)
     showVersions();
     // The engine may take seconds to answer (or not be there): never on the UI thread.
     QPointer<AboutDialog> self(this);
-    const ContainerEngine asked = engine;
-    blockingJobs()->start([self, asked] {
-        const Result<QString> version = asked.checkDaemon();
+    blockingJobs()->start([self, engine] {
+        const Result<QString> version = engine.checkDaemon();
         const QString text = version ? version.value() : version.error();
         QMetaObject::invokeMethod(qApp, [self, text] {
             if (self) {
