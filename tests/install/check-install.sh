@@ -49,13 +49,17 @@ complete_words() {
         "$prefix/share/bash-completion/completions/sandcastle" "$@"
 }
 [[ -f /usr/share/bash-completion/bash_completion ]] || fail "bash-completion is not installed"
-complete_words sandcastle ch | grep -qx chat || fail "completion: 'ch' does not give chat"
-complete_words sandcastle chat --api "" | grep -qx messages || fail "completion: --api values"
+# (Captured first: grep -q leaving a pipe early would fail it under pipefail.)
+offered="$(complete_words sandcastle ch)"
+grep -qx chat <<<"$offered" || fail "completion: 'ch' gives '$offered', not chat"
+offered="$(complete_words sandcastle chat --api "")"
+grep -qx messages <<<"$offered" || fail "completion: --api gives '$offered'"
 
 # Run from the prefix: the command line, then the window's first frame.
 export SANDCASTLE_DATA_DIR="$data"
 [[ "$("$prefix/bin/sandcastle" --version)" == "sandcastle "* ]] || fail "--version"
-"$prefix/bin/sandcastle" --help | grep -q "sandcastle chat" || fail "--help"
+help="$("$prefix/bin/sandcastle" --help)"
+grep -q "sandcastle chat" <<<"$help" || fail "--help"
 status=0
 "$prefix/bin/sandcastle" frobnicate 2>/dev/null || status=$?
 [[ $status -eq 2 ]] || fail "an unknown command exits $status, not 2"
