@@ -6,6 +6,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace Sandcastle {
 
 ImageBar::ImageBar(QWidget *parent)
