@@ -3,7 +3,6 @@
 
 #include <sandbox/resources.h>
 
-#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 
@@ -11,19 +10,13 @@ namespace Sandcastle::Cli {
 
 int runImage(const QStringList &args)
 {
-    initSandboxResources();
     if (args.size() != 1 || args.first() != QLatin1String("build"))
         return usageError(QStringLiteral("the image command is: sandcastle image build"));
     QTemporaryDir context;
-    if (!context.isValid()) {
-        writeErr(QStringLiteral("sandcastle: cannot create a temporary folder\n"));
+    if (!context.isValid() || !writeSandboxImageFiles(context.path())) {
+        writeErr(QStringLiteral("sandcastle: cannot write the image's build files to a temporary "
+                                "folder\n"));
         return kExitEngine;
-    }
-    for (const QString &fileName : sandboxImageFiles()) {
-        QFile::copy(QStringLiteral(":/sandbox/image/") + fileName, context.filePath(fileName));
-        QFile::setPermissions(context.filePath(fileName),
-                              QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner
-                                  | QFile::ReadGroup | QFile::ReadOther);
     }
     QProcess build;
     build.setProcessChannelMode(QProcess::ForwardedChannels);

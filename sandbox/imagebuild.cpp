@@ -2,7 +2,6 @@
 
 #include "resources.h"
 
-#include <QFile>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -39,15 +38,10 @@ void ImageBuild::start()
         return;
     m_log.clear();
     m_cancelled = false;
-    initSandboxResources();
     m_files = std::make_unique<QTemporaryDir>();
-    for (const QString &name : sandboxImageFiles()) {
-        if (!m_files->isValid()
-            || !QFile::copy(QStringLiteral(":/sandbox/image/") + name, m_files->filePath(name))) {
-            Q_EMIT finished(false,
-                            tr("Cannot write the image's build files to a temporary folder."));
-            return;
-        }
+    if (!m_files->isValid() || !writeSandboxImageFiles(m_files->path())) {
+        Q_EMIT finished(false, tr("Cannot write the image's build files to a temporary folder."));
+        return;
     }
     delete m_process;
     m_process = new QProcess(this);

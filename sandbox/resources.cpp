@@ -1,5 +1,6 @@
 #include "resources.h"
 
+#include <QFile>
 #include <QtGlobal>
 
 // Q_INIT_RESOURCE must be used outside of any namespace.
@@ -27,6 +28,20 @@ const QStringList &sandboxImageFiles()
                                    QStringLiteral("packages.py"),
                                    QStringLiteral("build-image.sh")};
     return files;
+}
+
+bool writeSandboxImageFiles(const QString &dir)
+{
+    initSandboxResources();
+    for (const QString &name : sandboxImageFiles()) {
+        const QString target = dir + QLatin1Char('/') + name;
+        if (!QFile::copy(QStringLiteral(":/sandbox/image/") + name, target)
+            || !QFile::setPermissions(target,
+                                      QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner
+                                          | QFile::ReadGroup | QFile::ReadOther))
+            return false;
+    }
+    return true;
 }
 
 } // namespace Sandcastle

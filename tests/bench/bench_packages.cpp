@@ -125,8 +125,10 @@ int main(int argc, char *argv[])
 
     // 1. The default image from scratch, and python3 alone on the same base.
     QTemporaryDir context;
-    for (const QString &name : sandboxImageFiles())
-        QFile::copy(QStringLiteral(":/sandbox/image/") + name, context.filePath(name));
+    if (!writeSandboxImageFiles(context.path())) {
+        std::fprintf(stderr, "bench_packages: cannot write the image's build files\n");
+        return 1;
+    }
     QTemporaryDir bare;
     writeFile(
         bare.filePath(QStringLiteral("Dockerfile")),

@@ -94,16 +94,11 @@ void Thumbnails::forget(const QStringList &relatives)
     }
 }
 
-bool Thumbnails::isImage(const QString &path)
-{
-    return isImageFile(path);
-}
-
 QStringList Thumbnails::imagesOf(const QStringList &files)
 {
     QStringList images;
     for (const QString &file : files) {
-        if (isImage(file) && images.size() < MaxPerRun)
+        if (isImageFile(file) && images.size() < MaxPerRun)
             images << file;
     }
     return images;

@@ -31,8 +31,6 @@ public:
     bool failed(const QString &relative) const;
     // These files were written again: read them again when asked.
     void forget(const QStringList &relatives);
-    // Whether a path names an image the preview can show (PNG, JPEG, GIF, SVG, WebP, BMP).
-    static bool isImage(const QString &path);
     // The images among a run's files, at most MaxPerRun.
     static QStringList imagesOf(const QStringList &files);
 
