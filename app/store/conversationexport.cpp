@@ -454,15 +454,10 @@ QString bundleReadme(const ConversationInfo &info, int replayed, const QStringLi
 Result<QStringList>
 bundle(const ConversationStore &store, const QString &conversationId, const QString &targetDir)
 {
-    const Result<ConversationInfo> info = store.conversation(conversationId);
-    if (!info)
-        return Result<QStringList>::failure(info.error());
-    const Result<nlohmann::json> messages = store.messages(conversationId);
-    if (!messages)
-        return Result<QStringList>::failure(messages.error());
-    const Result<QList<StoredRun>> runs = store.runs(conversationId);
-    if (!runs)
-        return Result<QStringList>::failure(runs.error());
+    const Result<Stored> stored = readStored(store, conversationId);
+    if (!stored)
+        return Result<QStringList>::failure(stored.error());
+    const Stored &c = stored.value();
 
     QDir dir(targetDir);
     if (dir.exists() && !dir.isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden))
@@ -475,7 +470,7 @@ bundle(const ConversationStore &store, const QString &conversationId, const QStr
     // The workspace first: the transcript shows the runs' images from its copy.
     QStringList skipped;
     const Result<QStringList> copied
-        = copyWorkspace(info.value().workspace, targetDir + QStringLiteral("/workspace"), &skipped);
+        = copyWorkspace(c.info.workspace, targetDir + QStringLiteral("/workspace"), &skipped);
     if (!copied)
         return Result<QStringList>::failure(copied.error());
     QDir().mkpath(targetDir + QStringLiteral("/workspace"));
@@ -484,13 +479,13 @@ bundle(const ConversationStore &store, const QString &conversationId, const QStr
     for (const QString &file : copied.value())
         images.available.insert(file.mid(QStringLiteral("workspace/").size()));
     if (!out.write(QStringLiteral("transcript.md"),
-                   markdown(info.value(), messages.value(), runs.value(), images).toUtf8()))
+                   markdown(c.info, c.messages, c.runs, images).toUtf8()))
         return out.failure(QStringLiteral("transcript.md"));
 
-    nlohmann::ordered_json transcript = {{"id", info.value().id.toStdString()},
-                                         {"title", info.value().title.toStdString()},
-                                         {"created_ms", info.value().createdMs},
-                                         {"messages", messages.value()},
+    nlohmann::ordered_json transcript = {{"id", c.info.id.toStdString()},
+                                         {"title", c.info.title.toStdString()},
+                                         {"created_ms", c.info.createdMs},
+                                         {"messages", c.messages},
                                          {"runs", nlohmann::ordered_json::array()}};
     QString replay = QStringLiteral(
         "# The code of this conversation that ran without an error, in order, as one program.\n"
@@ -499,7 +494,7 @@ bundle(const ConversationStore &store, const QString &conversationId, const QStr
         "#   sandcastle exec --workspace workspace replay.py\n"
         "import subprocess as _sandcastle_subprocess\n\n");
     int replayed = 0;
-    const QString unwritten = writeRuns(out, runs.value(), transcript, replay, replayed);
+    const QString unwritten = writeRuns(out, c.runs, transcript, replay, replayed);
     if (!unwritten.isEmpty())
         return out.failure(unwritten);
     if (!out.write(QStringLiteral("transcript.json"),
@@ -510,8 +505,7 @@ bundle(const ConversationStore &store, const QString &conversationId, const QStr
     if (!out.write(QStringLiteral("replay.py"), replay.toUtf8()))
         return out.failure(QStringLiteral("replay.py"));
 
-    if (!out.write(QStringLiteral("README.md"),
-                   bundleReadme(info.value(), replayed, skipped).toUtf8()))
+    if (!out.write(QStringLiteral("README.md"), bundleReadme(c.info, replayed, skipped).toUtf8()))
         return out.failure(QStringLiteral("README.md"));
     return Result<QStringList>::ok(out.written());
 }
