@@ -2,6 +2,7 @@
 #include <sandbox/containerengine.h>
 #include <support/fakeengine.h>
 #include <support/fakeopenaiserver.h>
+#include <support/windowactions.h>
 #include <ui/actions/aboutdialog.h>
 #include <ui/actions/commandpalette.h>
 #include <ui/chat/chatpane.h>
@@ -53,15 +54,6 @@ class TestDesktopWindow : public QObject
     {
         return QDir(dataDir + QStringLiteral("/workspaces"))
             .entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    }
-
-    static QAction *action(const MainWindow &window, const QString &name)
-    {
-        for (QAction *a : window.allActions()) {
-            if (a->objectName() == name)
-                return a;
-        }
-        return nullptr;
     }
 
     static QStringList rootNames(const WorkspaceModel *model)
@@ -116,16 +108,16 @@ private Q_SLOTS:
             QStringLiteral("reviewChanges"),     QStringLiteral("commandPaletteAction"),
             QStringLiteral("keyboardShortcuts"), QStringLiteral("about")};
         // Export needs a stored conversation.
-        QVERIFY(!action(window, QStringLiteral("exportMarkdown"))->isEnabled());
+        QVERIFY(!windowAction(window, QStringLiteral("exportMarkdown"))->isEnabled());
         QVERIFY(window.controller()->ensureSaved(QStringLiteral("kept")));
-        QVERIFY(action(window, QStringLiteral("exportMarkdown"))->isEnabled());
-        QVERIFY(action(window, QStringLiteral("exportBundle"))->isEnabled());
+        QVERIFY(windowAction(window, QStringLiteral("exportMarkdown"))->isEnabled());
+        QVERIFY(windowAction(window, QStringLiteral("exportBundle"))->isEnabled());
         // Text in the prompt, all selected: the Edit actions can act on it.
         window.activateWindow();
         window.chatPane()->promptEdit()->setFocus();
         QTRY_VERIFY(window.chatPane()->promptEdit()->hasFocus());
         QTest::keyClicks(window.chatPane()->promptEdit(), QStringLiteral("abc"));
-        action(window, QStringLiteral("editSelectAll"))->trigger();
+        windowAction(window, QStringLiteral("editSelectAll"))->trigger();
         Q_EMIT window.menuBar()->actions().at(1)->menu()->aboutToShow();
         // Every action that can run now is in the palette, by its name.
         CommandPalette palette(window.allActions(), &window);
@@ -134,7 +126,7 @@ private Q_SLOTS:
             listed << palette.list()->item(row)->text();
         int enabled = 0;
         for (const QString &name : expected) {
-            QAction *a = action(window, name);
+            QAction *a = windowAction(window, name);
             QVERIFY2(a, qPrintable(name));
             if (!a->isEnabled())
                 continue;
@@ -163,12 +155,12 @@ private Q_SLOTS:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.activateWindow();
-        QAction *undo = action(window, QStringLiteral("editUndo"));
-        QAction *copy = action(window, QStringLiteral("editCopy"));
-        QAction *cut = action(window, QStringLiteral("editCut"));
-        QAction *paste = action(window, QStringLiteral("editPaste"));
-        QAction *find = action(window, QStringLiteral("editFind"));
-        QAction *selectAll = action(window, QStringLiteral("editSelectAll"));
+        QAction *undo = windowAction(window, QStringLiteral("editUndo"));
+        QAction *copy = windowAction(window, QStringLiteral("editCopy"));
+        QAction *cut = windowAction(window, QStringLiteral("editCut"));
+        QAction *paste = windowAction(window, QStringLiteral("editPaste"));
+        QAction *find = windowAction(window, QStringLiteral("editFind"));
+        QAction *selectAll = windowAction(window, QStringLiteral("editSelectAll"));
 
         PromptEdit *prompt = window.chatPane()->promptEdit();
         prompt->setFocus();
@@ -240,13 +232,13 @@ private Q_SLOTS:
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             QVERIFY(window.console()->isVisible());
-            action(window, QStringLiteral("show-console"))->trigger();
+            windowAction(window, QStringLiteral("show-console"))->trigger();
             QVERIFY(!window.console()->isVisible());
-            action(window, QStringLiteral("show-files"))->trigger();
+            windowAction(window, QStringLiteral("show-files"))->trigger();
             QVERIFY(!window.filesPane()->isVisible());
             consoleSize = window.console()->font().pointSize();
-            action(window, QStringLiteral("zoomIn"))->trigger();
-            action(window, QStringLiteral("zoomIn"))->trigger();
+            windowAction(window, QStringLiteral("zoomIn"))->trigger();
+            windowAction(window, QStringLiteral("zoomIn"))->trigger();
             QCOMPARE(window.zoom(), 2);
             QCOMPARE(window.console()->font().pointSize(), consoleSize + 2);
             QCOMPARE(int(window.editor()->SendScintilla(QsciScintillaBase::SCI_GETZOOM)), 2);
@@ -257,22 +249,22 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&again));
         QVERIFY(!again.console()->isVisible());
         QVERIFY(!again.filesPane()->isVisible());
-        QVERIFY(!action(again, QStringLiteral("show-console"))->isChecked());
+        QVERIFY(!windowAction(again, QStringLiteral("show-console"))->isChecked());
         QVERIFY(again.chatPane()->isVisible());
         QCOMPARE(again.zoom(), 2);
         QCOMPARE(again.console()->font().pointSize(), consoleSize + 2);
-        action(again, QStringLiteral("zoomReset"))->trigger();
+        windowAction(again, QStringLiteral("zoomReset"))->trigger();
         QCOMPARE(again.console()->font().pointSize(), consoleSize);
-        action(again, QStringLiteral("show-console"))->trigger();
+        windowAction(again, QStringLiteral("show-console"))->trigger();
         QVERIFY(again.console()->isVisible());
         // Every pane off but one: that one stays.
         for (const QString &pane : {QStringLiteral("conversations"),
                                     QStringLiteral("chat"),
                                     QStringLiteral("editor"),
                                     QStringLiteral("console")})
-            action(again, QStringLiteral("show-") + pane)->trigger();
+            windowAction(again, QStringLiteral("show-") + pane)->trigger();
         QVERIFY(again.console()->isVisible());
-        QVERIFY(action(again, QStringLiteral("show-console"))->isChecked());
+        QVERIFY(windowAction(again, QStringLiteral("show-console"))->isChecked());
     }
 
     // Sandcastle's own .sandcastle folder is not among the person's files unless asked for.
@@ -291,7 +283,7 @@ private Q_SLOTS:
         WorkspaceModel *model = window.filesPane()->model();
         QTRY_VERIFY(rootNames(model).contains(QStringLiteral("data.csv")));
         QVERIFY(!rootNames(model).contains(QStringLiteral(".sandcastle")));
-        QAction *internal = action(window, QStringLiteral("showInternalFiles"));
+        QAction *internal = windowAction(window, QStringLiteral("showInternalFiles"));
         QVERIFY(!internal->isChecked());
         internal->trigger();
         QTRY_VERIFY(rootNames(model).contains(QStringLiteral(".sandcastle")));

@@ -5,6 +5,7 @@
 #include <support/fakeengine.h>
 #include <support/fakeopenaiserver.h>
 #include <support/personsfolder.h>
+#include <support/windowactions.h>
 #include <ui/chat/chatpane.h>
 #include <ui/chat/transcriptmodel.h>
 #include <ui/editor/codeeditor.h>
@@ -73,15 +74,6 @@ class TestProjectWindow : public QObject
         return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<missing>");
     }
 
-    static QAction *action(MainWindow &window, const QString &name)
-    {
-        for (QAction *a : window.allActions()) {
-            if (a->objectName() == name)
-                return a;
-        }
-        return nullptr;
-    }
-
 private Q_SLOTS:
     void initTestCase()
     {
@@ -95,7 +87,7 @@ private Q_SLOTS:
         MainWindow window(fakeEngineSettings(m_server, m_data.path()));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QAction *open = action(window, QStringLiteral("openFolder"));
+        QAction *open = windowAction(window, QStringLiteral("openFolder"));
         QVERIFY(open);
         QCOMPARE(open->shortcut(), QKeySequence(QKeySequence::Open));
 
@@ -332,7 +324,7 @@ private Q_SLOTS:
         MainWindow window(fakeEngineSettings(m_server, m_data.path()));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QAction *goToFile = action(window, QStringLiteral("goToFile"));
+        QAction *goToFile = windowAction(window, QStringLiteral("goToFile"));
         QVERIFY(goToFile);
         QCOMPARE(goToFile->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_P));
         QTemporaryDir project;
