@@ -512,7 +512,7 @@ private Q_SLOTS:
             // The warm sandbox has its folder while the window is open.
             const QString own = window.controller()->workspace();
             QTRY_VERIFY(QFileInfo::exists(own));
-            QVERIFY(!workspaces(data.path()).contains(QStringLiteral("0ld0ne5")));
+            QTRY_VERIFY(!workspaces(data.path()).contains(QStringLiteral("0ld0ne5")));
         }
         QCOMPARE(workspaces(data.path()), QStringList{QStringLiteral("5omedata")});
         QVERIFY(QFileInfo::exists(kept.fileName()));

@@ -104,6 +104,7 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     FirstPaintHook::after(m_controller, [this] {
         m_controller->warmUp();
         checkImage();
+        m_controller->sweepLeftoverWorkspaces();
     });
 }
 

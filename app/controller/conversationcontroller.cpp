@@ -48,8 +48,6 @@ ConversationController::ConversationController(const AppSettings &settings, QObj
         m_storeError = opened.error();
     m_workspace = m_settings.workspaceFor(m_conversationId);
     m_workspaceLock = ConversationRemoval::lockWorkspace(m_settings.dataDir, m_conversationId);
-    if (m_store->isOpen())
-        ConversationRemoval::sweepEmptyWorkspaces(*m_store, m_settings.dataDir, m_workspace);
     m_environment = new ProjectEnvironment(this);
     m_checkpoints = new CheckpointQueue(this);
     m_checkpoints->setTarget(m_settings.dataDir, m_workspace, m_conversationId);
@@ -222,6 +220,12 @@ void ConversationController::switchTo(const ConversationInfo &info,
     Q_EMIT conversationSwitched(m_conversationId, messages);
     Q_EMIT titleChanged(m_title);
     Q_EMIT usageChanged();
+}
+
+void ConversationController::sweepLeftoverWorkspaces()
+{
+    if (m_store->isOpen())
+        ConversationRemoval::sweepEmptyWorkspaces(*m_store, m_settings.dataDir, m_workspace);
 }
 
 void ConversationController::leaveWorkspace()
