@@ -206,6 +206,7 @@ void Agent::loadHistory(const nlohmann::json &messages)
         return;
     m_messages.clear();
     m_personNotes.clear();
+    m_approvedGroups.clear(); // "ask once" is once per conversation
     if (!m_options.systemPrompt.isEmpty())
         m_messages.append(Message::system(QString()));
     m_messages += historyFromStore(messages);
@@ -401,9 +402,12 @@ void Agent::stop()
             addToolMessage(id, Tools::errorJson(QStringLiteral("stopped by the person")));
         }
     }
-    if (!m_hostCallId.isEmpty())
+    if (!m_hostCallId.isEmpty()) {
+        if (const Tool *tool = std::exchange(m_hostTool, nullptr))
+            tool->abandon();
         addToolMessage(std::exchange(m_hostCallId, QString()),
                        Tools::errorJson(QStringLiteral("stopped by the person")));
+    }
     if (m_announced)
         addToolMessage(std::exchange(m_announced, std::nullopt)->id,
                        Tools::errorJson(QStringLiteral("not run: the person stopped the agent")));

@@ -146,6 +146,8 @@ private:
     static constexpr qsizetype ParseHereChars = 64 * 1024; // longer: parsed on a worker thread
     void dispatch(const ToolCall &call, const Tool &tool, const nlohmann::json &arguments);
     void invokeHostTool(const ToolCall &call, const Tool &tool, const nlohmann::json &arguments);
+    // Whether this call waits for the person (the ask-first setting, or the tool's own rule).
+    bool asksFirst(const Tool &tool) const;
     void onSessionFinished(const ExecutionResult &result);
     void addToolMessage(const QString &id, const nlohmann::json &content);
     // announce: say so with toolAnswered() (a sandbox run has said so with toolResult()).
@@ -176,6 +178,8 @@ private:
     QTimer m_codeFrame;
     QString m_activeToolId; // the sandbox run under way
     QString m_hostCallId;   // the host tool call under way
+    const Tool *m_hostTool = nullptr;
+    QSet<QString> m_approvedGroups; // "ask once" groups the person approved in this conversation
     quint64 m_hostCalls = 0;
     bool m_running = false;
     bool m_codeBlockMode = false;

@@ -26,6 +26,8 @@ void Agent::approve(const QString &code)
     if (!m_running || !m_awaiting)
         return;
     const Awaiting waiting = *std::exchange(m_awaiting, std::nullopt);
+    if (waiting.tool->asking() == Tool::Asking::OncePerConversation)
+        m_approvedGroups.insert(waiting.tool->approvalGroup());
     if (!waiting.run) {
         invokeHostTool(waiting.call, *waiting.tool, waiting.arguments);
         return;
@@ -130,9 +132,24 @@ void Agent::carryOut(const ToolCall &call, const Result<nlohmann::json> &argumen
     dispatch(call, *tool.value(), arguments.value());
 }
 
+bool Agent::asksFirst(const Tool &tool) const
+{
+    switch (tool.asking()) {
+    case Tool::Asking::Always:
+        return true;
+    case Tool::Asking::OncePerConversation:
+        return !m_approvedGroups.contains(tool.approvalGroup());
+    case Tool::Asking::Never:
+        return false;
+    case Tool::Asking::ByAskFirst:
+        break;
+    }
+    return m_options.askFirst && tool.needsApproval();
+}
+
 void Agent::dispatch(const ToolCall &call, const Tool &tool, const nlohmann::json &arguments)
 {
-    const bool ask = m_options.askFirst && tool.needsApproval();
+    const bool ask = asksFirst(tool);
     if (call.name == QLatin1String("edit_file") && arguments.is_object()) {
         // The edit as it is complete (the last streamed frame may have been cut short).
         const auto text = [&arguments](const char *key) {
@@ -173,6 +190,7 @@ void Agent::dispatch(const ToolCall &call, const Tool &tool, const nlohmann::jso
 void Agent::invokeHostTool(const ToolCall &call, const Tool &tool, const nlohmann::json &arguments)
 {
     m_hostCallId = call.id;
+    m_hostTool = &tool;
     const quint64 serial = ++m_hostCalls;
     QPointer<Agent> self(this);
     const SandboxConfig &sandbox = m_session->config();
@@ -184,6 +202,7 @@ void Agent::invokeHostTool(const ToolCall &call, const Tool &tool, const nlohman
         if (!self || self->m_hostCalls != serial || self->m_hostCallId != id)
             return;
         self->m_hostCallId.clear();
+        self->m_hostTool = nullptr;
         self->recordToolResult(id, result);
         // Go on from the event loop, not from inside the tool's call.
         QMetaObject::invokeMethod(self, &Agent::executeNext, Qt::QueuedConnection);

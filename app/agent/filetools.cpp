@@ -194,6 +194,24 @@ Result<QString> upload(const QString &workspace, const QString &hostFile)
     return Result<QString>::failure(QStringLiteral("too many files named like %1").arg(hostFile));
 }
 
+Result<bool> writeNewFile(const QString &workspace, const QString &relative, const QByteArray &bytes)
+{
+    const Result<QString> checked = PathGuard::checkRelative(relative);
+    if (!checked)
+        return Result<bool>::failure(checked.error());
+    const Result<int> fd = PathGuard::openInside(
+        workspace, checked.value(), O_WRONLY | O_CREAT | O_EXCL, true, sandboxOwner());
+    if (!fd)
+        return Result<bool>::failure(fd.error());
+    const bool written = writeAll(fd.value(), bytes);
+    ::close(fd.value());
+    if (!written) {
+        QFile::remove(QDir(workspace).filePath(checked.value()));
+        return Result<bool>::failure(QStringLiteral("could not write all of ") + checked.value());
+    }
+    return Result<bool>::ok(true);
+}
+
 nlohmann::json writeFile(const QString &workspace, const QString &path, const QString &content)
 {
     QElapsedTimer clock;

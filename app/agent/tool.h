@@ -63,6 +63,16 @@ public:
     virtual Place place() const = 0;
     // In ask-first mode, a call of this tool waits for the person's approval.
     virtual bool needsApproval() const = 0;
+    // When a call waits for the person: as the ask-first setting says (the built-ins), or by a
+    // rule of the tool's own whatever that setting says (an MCP server's policy): every call,
+    // the first call of its group in each conversation, or never.
+    enum class Asking { ByAskFirst, Always, OncePerConversation, Never };
+    virtual Asking asking() const { return Asking::ByAskFirst; }
+    // What "once per conversation" counts by (an MCP tool: its server).
+    virtual QString approvalGroup() const { return name(); }
+    // A host call the agent has answered already (a stop) whose work may still go on: give it
+    // up (an MCP tool cancels the request).
+    virtual void abandon() const {}
 
     // Sandbox tools: the run this call asks for.
     virtual Result<SandboxRun> sandboxRun(const nlohmann::json &arguments) const;

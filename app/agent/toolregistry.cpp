@@ -33,6 +33,18 @@ Result<bool> ToolRegistry::add(std::shared_ptr<const Tool> tool)
     return Result<bool>::ok(true);
 }
 
+void ToolRegistry::removeIf(const std::function<bool(const Tool &tool)> &which)
+{
+    for (qsizetype i = m_tools.size() - 1; i >= 0; --i) {
+        if (which(*m_tools.at(i)))
+            m_retired << m_tools.takeAt(i);
+    }
+    // A bound on what is kept: the oldest retired go once nothing can wait on them any more.
+    constexpr qsizetype MaxRetired = 1024;
+    if (m_retired.size() > MaxRetired)
+        m_retired.remove(0, m_retired.size() - MaxRetired);
+}
+
 const Tool *ToolRegistry::find(const QString &name) const
 {
     for (const auto &tool : m_tools) {

@@ -5,6 +5,7 @@
 #include <QList>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 
 namespace Sandcastle {
@@ -23,6 +24,10 @@ public:
     // (1 to 64 of a-z, A-Z, 0-9, '_' and '-').
     Result<bool> add(std::shared_ptr<const Tool> tool);
 
+    // Takes out the tools `which` picks (MCP tools before their servers' new lists go in).
+    // Those taken out stay alive with the registry: a call of one may still be waiting.
+    void removeIf(const std::function<bool(const Tool &tool)> &which);
+
     const Tool *find(const QString &name) const;
     // The tool, or the error result's message naming the tools there are.
     Result<const Tool *> lookup(const QString &name) const;
@@ -32,6 +37,7 @@ public:
 
 private:
     QList<std::shared_ptr<const Tool>> m_tools;
+    QList<std::shared_ptr<const Tool>> m_retired;
 };
 
 } // namespace Sandcastle
