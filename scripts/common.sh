@@ -15,6 +15,7 @@ SANDCASTLE_PACKAGES=(
     libqscintilla2-qt6-dev nlohmann-json3-dev qtkeychain-qt6-dev libgl-dev libqt6svg6
     docker.io debootstrap ca-certificates git
     desktop-file-utils appstream dpkg-dev bash-completion man-db
+    nodejs npm python3-nbformat
 )
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
@@ -92,9 +93,23 @@ build_image() {
     bash "$SANDCASTLE_ROOT/sandbox/image/build-image.sh"
 }
 
+# The MCP reference servers the tests talk to, from the npm registry at the versions the lock
+# file names (tests/mcp/node_modules); again only when the lock file changed.
+install_mcp_servers() {
+    local dir="$SANDCASTLE_ROOT/tests/mcp"
+    if cmp -s "$dir/package-lock.json" "$dir/node_modules/.sandcastle-lock" 2>/dev/null; then
+        return 0
+    fi
+    command -v npm >/dev/null 2>&1 || die "npm not found: install Debian's nodejs and npm"
+    say "installing the MCP test servers (npm ci in tests/mcp)"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci in tests/mcp failed"
+    cp "$dir/package-lock.json" "$dir/node_modules/.sandcastle-lock"
+}
+
 setup_all() {
     install_packages
     start_docker
     build_project
     build_image
+    install_mcp_servers
 }

@@ -194,7 +194,8 @@ Result<QString> upload(const QString &workspace, const QString &hostFile)
     return Result<QString>::failure(QStringLiteral("too many files named like %1").arg(hostFile));
 }
 
-Result<bool> writeNewFile(const QString &workspace, const QString &relative, const QByteArray &bytes)
+Result<bool>
+writeNewFile(const QString &workspace, const QString &relative, const QByteArray &bytes)
 {
     const Result<QString> checked = PathGuard::checkRelative(relative);
     if (!checked)

@@ -37,6 +37,7 @@ constexpr qint64 LargestEdited = 8 * 1024 * 1024;
 Result<QString> upload(const QString &workspace, const QString &hostFile);
 // Writes bytes the host made (an MCP tool's image) to a new file inside the workspace, through
 // PathGuard, owned by the sandbox's user; never over an existing file or through a link.
-Result<bool> writeNewFile(const QString &workspace, const QString &relative, const QByteArray &bytes);
+Result<bool>
+writeNewFile(const QString &workspace, const QString &relative, const QByteArray &bytes);
 
 } // namespace Sandcastle::FileTools

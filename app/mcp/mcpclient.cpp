@@ -84,11 +84,11 @@ void McpClient::start()
     m_transport->open();
     if (m_state != State::Connecting)
         return; // it could not start
-    const nlohmann::json params = {
-        {"protocolVersion", supportedVersions().constFirst().toStdString()},
-        // Roots: asked for, none given (a server keeps the folders its own arguments name).
-        {"capabilities", {{"roots", {{"listChanged", false}}}}},
-        {"clientInfo", {{"name", "sandcastle"}, {"version", SANDCASTLE_VERSION}}}};
+    const nlohmann::json params
+        = {{"protocolVersion", supportedVersions().constFirst().toStdString()},
+           // Roots: asked for, none given (a server keeps the folders its own arguments name).
+           {"capabilities", {{"roots", {{"listChanged", false}}}}},
+           {"clientInfo", {{"name", "sandcastle"}, {"version", SANDCASTLE_VERSION}}}};
     request(QStringLiteral("initialize"),
             params,
             ConnectTimeoutMs,
@@ -174,7 +174,7 @@ void McpClient::listTools(const QString &cursor, QList<McpToolInfo> sofar)
                 } else {
                     Q_EMIT toolsChanged();
                 }
-                if (std::exchange(m_listAgain, false))
+                if (std::exchange(m_listAgain, false) && m_state == State::Ready)
                     listTools(QString(), {});
             });
 }
@@ -185,11 +185,9 @@ quint64 McpClient::callTool(const QString &name,
                             CallDone done)
 {
     if (m_state != State::Ready) {
-        const QString why = m_error.isEmpty() ? QStringLiteral("the server is not connected")
-                                              : m_error;
-        QTimer::singleShot(0, this, [done, why] {
-            done(Result<nlohmann::json>::failure(why));
-        });
+        const QString why
+            = m_error.isEmpty() ? QStringLiteral("the server is not connected") : m_error;
+        QTimer::singleShot(0, this, [done, why] { done(Result<nlohmann::json>::failure(why)); });
         return 0;
     }
     return request(QStringLiteral("tools/call"),
@@ -233,9 +231,8 @@ quint64 McpClient::request(const QString &method,
     auto *timer = new QTimer(this);
     timer->setSingleShot(true);
     connect(timer, &QTimer::timeout, this, [this, id, method, timeoutMs] {
-        const QString why = QStringLiteral("no answer to %1 within %2 s")
-                                .arg(method)
-                                .arg(timeoutMs / 1000.0);
+        const QString why
+            = QStringLiteral("no answer to %1 within %2 s").arg(method).arg(timeoutMs / 1000.0);
         finishPending(id, Result<nlohmann::json>::failure(why));
         notify(QStringLiteral("notifications/cancelled"),
                {{"requestId", id}, {"reason", "timed out"}});
@@ -245,17 +242,16 @@ quint64 McpClient::request(const QString &method,
     });
     m_pending.insert(id, Pending{method, std::move(done), timer});
     timer->start(timeoutMs);
-    m_transport->send({{"jsonrpc", "2.0"},
-                       {"id", id},
-                       {"method", method.toStdString()},
-                       {"params", params}});
+    m_transport->send(
+        {{"jsonrpc", "2.0"}, {"id", id}, {"method", method.toStdString()}, {"params", params}});
     return id;
 }
 
 void McpClient::notify(const QString &method, const nlohmann::json &params)
 {
     if (m_transport)
-        m_transport->send({{"jsonrpc", "2.0"}, {"method", method.toStdString()}, {"params", params}});
+        m_transport->send(
+            {{"jsonrpc", "2.0"}, {"method", method.toStdString()}, {"params", params}});
 }
 
 void McpClient::onMessage(const nlohmann::json &message)
@@ -265,11 +261,10 @@ void McpClient::onMessage(const nlohmann::json &message)
     if (message.contains("method")) {
         if (message.contains("id"))
             onServerRequest(message);
-        else if (field(message, "method") == QLatin1String("notifications/tools/list_changed")
-                 && m_state == State::Ready) {
-            if (m_listing)
-                m_listAgain = true;
-            else
+        else if (field(message, "method") == QLatin1String("notifications/tools/list_changed")) {
+            if (m_listing || m_state == State::Connecting)
+                m_listAgain = true; // once the list under way has come
+            else if (m_state == State::Ready)
                 listTools(QString(), {});
         }
         return;
@@ -306,8 +301,8 @@ void McpClient::onServerRequest(const nlohmann::json &message)
     else if (method == QLatin1String("roots/list"))
         reply["result"] = {{"roots", nlohmann::json::array()}};
     else
-        reply["error"] = {{"code", -32601},
-                          {"message", "Sandcastle does not offer " + method.toStdString()}};
+        reply["error"]
+            = {{"code", -32601}, {"message", "Sandcastle does not offer " + method.toStdString()}};
     m_transport->send(reply);
 }
 

@@ -64,10 +64,8 @@ public:
     // tools/call: `done` gets the call's result object ({"content": [...], "isError"?,
     // "structuredContent"?}) or why there is none (the server's error, the time limit, the
     // connection gone). Returns a ticket for cancel(); `done` is never called after cancel().
-    quint64 callTool(const QString &name,
-                     const nlohmann::json &arguments,
-                     int timeoutMs,
-                     CallDone done);
+    quint64
+    callTool(const QString &name, const nlohmann::json &arguments, int timeoutMs, CallDone done);
     // Tells the server the call is no longer wanted.
     void cancel(quint64 ticket, const QString &reason = QString());
 
@@ -87,7 +85,8 @@ private:
         CallDone done;
         QTimer *timer = nullptr;
     };
-    quint64 request(const QString &method, const nlohmann::json &params, int timeoutMs, CallDone done);
+    quint64
+    request(const QString &method, const nlohmann::json &params, int timeoutMs, CallDone done);
     void notify(const QString &method, const nlohmann::json &params = nlohmann::json::object());
     void onMessage(const nlohmann::json &message);
     void onResponse(const nlohmann::json &message);

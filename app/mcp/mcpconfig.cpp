@@ -61,9 +61,8 @@ const char *const KnownKeys[] = {"type",
 
 bool isKnownKey(const std::string &key)
 {
-    return std::any_of(std::begin(KnownKeys), std::end(KnownKeys), [&key](const char *k) {
-        return key == k;
-    });
+    return std::any_of(
+        std::begin(KnownKeys), std::end(KnownKeys), [&key](const char *k) { return key == k; });
 }
 
 Result<bool> readTransport(const nlohmann::json &entry, McpServerConfig &config)

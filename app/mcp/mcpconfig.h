@@ -52,7 +52,7 @@ struct McpServerConfig
 struct McpConfigFile
 {
     QList<McpServerConfig> servers;
-    QStringList problems; // "server 'x': has neither command nor url"
+    QStringList problems;                              // "server 'x': has neither command nor url"
     nlohmann::json other = nlohmann::json::object();   // keys beside mcpServers, kept
     nlohmann::json refused = nlohmann::json::object(); // refused entries, written back as read
 

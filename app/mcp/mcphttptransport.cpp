@@ -66,13 +66,13 @@ void McpHttpTransport::send(const nlohmann::json &message)
 {
     if (m_failed || m_closed)
         return;
-    const nlohmann::json id
-        = message.is_object() && message.contains("method") ? message.value("id", nlohmann::json())
-                                                            : nlohmann::json();
-    QNetworkReply *reply = m_network.post(
-        request(),
-        QByteArray::fromStdString(
-            message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+    const nlohmann::json id = message.is_object() && message.contains("method")
+                                  ? message.value("id", nlohmann::json())
+                                  : nlohmann::json();
+    QNetworkReply *reply
+        = m_network.post(request(),
+                         QByteArray::fromStdString(message.dump(
+                             -1, ' ', false, nlohmann::json::error_handler_t::replace)));
     if (!id.is_null())
         m_byRequest.insert(QString::fromStdString(id.dump()), reply);
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
@@ -146,16 +146,17 @@ void McpHttpTransport::onFinished(QNetworkReply *reply, const nlohmann::json &re
     }
     // An HTTP error: the server's JSON-RPC error when it sent one, else one saying what it was.
     const nlohmann::json json = nlohmann::json::parse(body.toStdString(), nullptr, false);
-    if (json.is_object() && json.contains("error") && json.contains("id") && !json["id"].is_null()) {
+    if (json.is_object() && json.contains("error") && json.contains("id")
+        && !json["id"].is_null()) {
         Q_EMIT messageReceived(json);
         return;
     }
     if (!requestId.is_null())
-        Q_EMIT messageReceived(errorReply(
-            requestId,
-            QStringLiteral("HTTP %1 from %2: %3")
-                .arg(status)
-                .arg(m_config.url, QString::fromUtf8(body.left(200)).simplified())));
+        Q_EMIT messageReceived(
+            errorReply(requestId,
+                       QStringLiteral("HTTP %1 from %2: %3")
+                           .arg(status)
+                           .arg(m_config.url, QString::fromUtf8(body.left(200)).simplified())));
 }
 
 void McpHttpTransport::takeEvents(const QList<SseParser::Event> &events)

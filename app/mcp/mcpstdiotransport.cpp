@@ -56,8 +56,8 @@ void McpStdioTransport::send(const nlohmann::json &message)
 {
     if (m_failed || m_process.state() == QProcess::NotRunning)
         return;
-    QByteArray line = QByteArray::fromStdString(message.dump(-1, ' ', false,
-                                                             nlohmann::json::error_handler_t::replace));
+    QByteArray line = QByteArray::fromStdString(
+        message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     line += '\n';
     m_process.write(line);
 }

@@ -53,7 +53,10 @@ QString itemText(const nlohmann::json &item,
             saved = saveImage(mime, data);
         if (!saved.isEmpty()) {
             files << saved;
-            return QStringLiteral("[image %1, %2 bytes, saved as %3]").arg(mime).arg(data.size()).arg(saved);
+            return QStringLiteral("[image %1, %2 bytes, saved as %3]")
+                .arg(mime)
+                .arg(data.size())
+                .arg(saved);
         }
         return QStringLiteral("[%1 %2, %3 bytes, not kept]").arg(type, mime).arg(data.size());
     }
@@ -122,11 +125,11 @@ QString McpTool::exposedName(const QString &server, const QString &tool)
     if (name.size() <= 64 && name == QStringLiteral("mcp__%1__%2").arg(server, tool))
         return name;
     // Changed or long: a hash of the real names keeps two of them apart.
-    const QString hash = QString::fromLatin1(
-        QCryptographicHash::hash((server + QLatin1Char('\n') + tool).toUtf8(),
-                                 QCryptographicHash::Sha1)
-            .toHex()
-            .left(8));
+    const QString hash
+        = QString::fromLatin1(QCryptographicHash::hash((server + QLatin1Char('\n') + tool).toUtf8(),
+                                                       QCryptographicHash::Sha1)
+                                  .toHex()
+                                  .left(8));
     return name.left(64 - 9) + QLatin1Char('_') + hash;
 }
 
@@ -150,10 +153,9 @@ nlohmann::json McpTool::resultJson(
     const QString whole = parts.join(QLatin1Char('\n'));
     const QString text = Tools::clipMiddle(whole, outputLimit);
     const bool isError = callResult.value("isError", false) == true;
-    nlohmann::json result = isError ? Tools::errorJson(text.isEmpty()
-                                                           ? QStringLiteral("the tool failed")
-                                                           : text)
-                                    : Tools::okJson(0);
+    nlohmann::json result
+        = isError ? Tools::errorJson(text.isEmpty() ? QStringLiteral("the tool failed") : text)
+                  : Tools::okJson(0);
     if (!isError)
         result["stdout"] = text.toStdString();
     result["truncated"] = text.size() != whole.size();
@@ -171,8 +173,9 @@ void McpTool::invoke(const nlohmann::json &arguments,
     McpClient *client = m_hub ? m_hub->client(m_server) : nullptr;
     if (!client || client->state() != McpClient::State::Ready) {
         const QString why = m_hub ? m_hub->failures().value(m_server) : QString();
-        done(Tools::errorJson(QStringLiteral("the MCP server \"%1\" is not connected%2")
-                                  .arg(m_server, why.isEmpty() ? QString() : QStringLiteral(": ") + why)));
+        done(Tools::errorJson(
+            QStringLiteral("the MCP server \"%1\" is not connected%2")
+                .arg(m_server, why.isEmpty() ? QString() : QStringLiteral(": ") + why)));
         return;
     }
     auto clock = std::make_shared<QElapsedTimer>();
@@ -186,24 +189,22 @@ void McpTool::invoke(const nlohmann::json &arguments,
         m_timeoutMs,
         [done, clock, workspace, server, tool](const Result<nlohmann::json> &answer) {
             if (!answer) {
-                done(Tools::errorJson(
-                    QStringLiteral("MCP server \"%1\", tool \"%2\": %3").arg(server, tool, answer.error())));
+                done(Tools::errorJson(QStringLiteral("MCP server \"%1\", tool \"%2\": %3")
+                                          .arg(server, tool, answer.error())));
                 return;
             }
             int count = 0;
             const auto save = [&](const QString &mime, const QByteArray &bytes) {
                 if (workspace.isEmpty())
                     return QString();
-                const QString relative
-                    = QStringLiteral(".sandcastle/mcp/%1-%2-%3.%4")
-                          .arg(server)
-                          .arg(QDateTime::currentMSecsSinceEpoch())
-                          .arg(++count)
-                          .arg(extensionFor(mime));
+                const QString relative = QStringLiteral(".sandcastle/mcp/%1-%2-%3.%4")
+                                             .arg(server)
+                                             .arg(QDateTime::currentMSecsSinceEpoch())
+                                             .arg(++count)
+                                             .arg(extensionFor(mime));
                 return FileTools::writeNewFile(workspace, relative, bytes) ? relative : QString();
             };
-            nlohmann::json result
-                = resultJson(answer.value(), Tools::kDefaultOutputLimit, save);
+            nlohmann::json result = resultJson(answer.value(), Tools::kDefaultOutputLimit, save);
             result["duration_ms"] = clock->elapsed();
             done(result);
         });
