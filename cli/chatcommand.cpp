@@ -6,6 +6,7 @@
 #include <app/appsettings.h>
 #include <app/controller/conversationcontroller.h>
 #include <app/llm/providers.h>
+#include <app/mcp/mcptool.h>
 #include <app/project/projectenvironment.h>
 #include <app/store/conversationrecorder.h>
 #include <app/store/conversationstore.h>
@@ -160,6 +161,24 @@ int runChat(const QStringList &args)
                              writeErr(QStringLiteral("sandcastle: ") + message + QLatin1Char('\n'));
                      });
 
+    // Nobody is here to approve an MCP call: those whose server asks are declined, with how to
+    // allow them; a server set to "never ask" is used.
+    QObject::connect(
+        controller.agent(),
+        &Agent::approvalRequested,
+        &controller,
+        [&controller](const QString &, const QString &name, const QString &) {
+            if (!McpTool::isMcpName(name))
+                return;
+            writeErr(QStringLiteral("sandcastle: declined %1: its MCP server asks "
+                                    "before each use, and sandcastle chat cannot ask "
+                                    "(set its \"approval\" to \"never\" in "
+                                    "mcp.json to allow it here)\n")
+                         .arg(name));
+            controller.agent()->reject(
+                QStringLiteral("sandcastle chat has no one to approve MCP calls"));
+        },
+        Qt::QueuedConnection);
     ContainerEngine(settings.engine, settings.engineContext)
         .reapOrphans();  // left by a crashed run, if any
     controller.warmUp(); // while the model thinks

@@ -20,6 +20,7 @@
 #include "settings/settingsdialog.h"
 #include "statusline.h"
 #include "theme.h"
+#include "widgets/approvalbar.h"
 
 #include <app/agent/agent.h>
 #include <app/agent/filetools.h>
@@ -142,35 +143,17 @@ QWidget *MainWindow::buildEditorArea()
     auto *editorLayout = new QVBoxLayout(editorArea);
     editorLayout->setContentsMargins(0, 0, 0, 0);
     editorLayout->setSpacing(0);
-    m_approvalBar = new QFrame(editorArea);
-    m_approvalBar->setObjectName(QStringLiteral("approvalBar"));
-    m_approvalBar->setFrameShape(QFrame::StyledPanel);
-    auto *barLayout = new QHBoxLayout(m_approvalBar);
-    barLayout->addWidget(
-        new QLabel(tr("The agent wants to run this code. Edit it if you like, then:"),
-                   m_approvalBar),
-        1);
-    auto *approve = new QPushButton(tr("Run"), m_approvalBar);
-    approve->setObjectName(QStringLiteral("approveRun"));
-    auto *reject = new QPushButton(tr("Don't run"), m_approvalBar);
-    reject->setObjectName(QStringLiteral("rejectRun"));
-    barLayout->addWidget(approve);
-    barLayout->addWidget(reject);
-    m_approvalBar->hide();
+    m_approvalBar = new ApprovalBar(editorArea);
     m_environmentBar = new EnvironmentBar(editorArea);
     editorLayout->addWidget(m_environmentBar);
     m_imageBar = new ImageBar(editorArea);
     editorLayout->addWidget(m_imageBar);
     editorLayout->addWidget(m_approvalBar);
     editorLayout->addWidget(m_editorPane, 1);
-    connect(approve, &QPushButton::clicked, this, [this] {
-        m_approvalBar->hide();
+    connect(m_approvalBar, &ApprovalBar::approved, this, [this] {
         agent()->approve(m_editor->text());
     });
-    connect(reject, &QPushButton::clicked, this, [this] {
-        m_approvalBar->hide();
-        agent()->reject();
-    });
+    connect(m_approvalBar, &ApprovalBar::rejected, this, [this] { agent()->reject(); });
     return editorArea;
 }
 

@@ -17,6 +17,7 @@ class QSystemTrayIcon;
 namespace Sandcastle {
 
 class Agent;
+class ApprovalBar;
 class ConversationController;
 class ChatPane;
 class CodeEditor;
@@ -158,7 +159,7 @@ private:
     QSplitter *m_centreSplitter = nullptr;
     StatusLine *m_status = nullptr;
     QSystemTrayIcon *m_tray = nullptr;
-    QFrame *m_approvalBar = nullptr;
+    ApprovalBar *m_approvalBar = nullptr;
     EnvironmentBar *m_environmentBar = nullptr;
     ImageBar *m_imageBar = nullptr;
     ImageBuild *m_imageBuild = nullptr;

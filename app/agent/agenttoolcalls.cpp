@@ -60,9 +60,13 @@ void Agent::reject(const QString &reason)
     if (!m_running || !m_awaiting)
         return;
     const Awaiting waiting = *std::exchange(m_awaiting, std::nullopt);
+    const QString declined
+        = waiting.run
+              ? QStringLiteral("The person declined to run this code")
+              : QStringLiteral("The person declined this call of %1").arg(waiting.call.name);
     recordToolResult(
         waiting.call.id,
-        Tools::errorJson(QStringLiteral("The person declined to run this code")
+        Tools::errorJson(declined
                          + (reason.isEmpty() ? QString() : QStringLiteral(": ") + reason)));
     executeNext();
 }
@@ -197,16 +201,28 @@ void Agent::invokeHostTool(const ToolCall &call, const Tool &tool, const nlohman
     const ToolContext context{sandbox.workspace,
                               &m_ledger,
                               sandbox.workspaceReadOnly ? sandbox.workspaceNote : QString()};
-    tool.invoke(arguments, context, [self, serial, id = call.id](const nlohmann::json &result) {
-        // A late answer for a call that a stop has already answered is dropped.
-        if (!self || self->m_hostCalls != serial || self->m_hostCallId != id)
-            return;
-        self->m_hostCallId.clear();
-        self->m_hostTool = nullptr;
-        self->recordToolResult(id, result);
-        // Go on from the event loop, not from inside the tool's call.
-        QMetaObject::invokeMethod(self, &Agent::executeNext, Qt::QueuedConnection);
-    });
+    const bool shown = tool.showsOutput();
+    tool.invoke(
+        arguments, context, [self, serial, shown, id = call.id](const nlohmann::json &result) {
+            // A late answer for a call that a stop has already answered is dropped.
+            if (!self || self->m_hostCalls != serial || self->m_hostCallId != id)
+                return;
+            if (shown) {
+                for (const char *key : {"stdout", "error"}) {
+                    const auto text = result.find(key);
+                    if (text != result.end() && text->is_string() && !text->empty())
+                        Q_EMIT self->toolOutput(id,
+                                                *key == 's' ? OutputStream::Stdout
+                                                            : OutputStream::Stderr,
+                                                QString::fromStdString(text->get<std::string>()));
+                }
+            }
+            self->m_hostCallId.clear();
+            self->m_hostTool = nullptr;
+            self->recordToolResult(id, result);
+            // Go on from the event loop, not from inside the tool's call.
+            QMetaObject::invokeMethod(self, &Agent::executeNext, Qt::QueuedConnection);
+        });
 }
 
 void Agent::recordToolResult(const QString &id, const nlohmann::json &result, bool announce)

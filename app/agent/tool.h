@@ -70,6 +70,9 @@ public:
     virtual Asking asking() const { return Asking::ByAskFirst; }
     // What "once per conversation" counts by (an MCP tool: its server).
     virtual QString approvalGroup() const { return name(); }
+    // A host tool whose answer the person should see as output (an MCP server's text, in the
+    // console beside the runs' output); the built-in file tools' answers are not.
+    virtual bool showsOutput() const { return false; }
     // A host call the agent has answered already (a stop) whose work may still go on: give it
     // up (an MCP tool cancels the request).
     virtual void abandon() const {}

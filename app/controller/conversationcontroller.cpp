@@ -3,6 +3,8 @@
 #include <app/agent/agent.h>
 #include <app/llm/httpmodelclient.h>
 #include <app/llm/modelerror.h>
+#include <app/mcp/mcphub.h>
+#include <app/mcp/mcptool.h>
 #include <app/project/checkpointqueue.h>
 #include <app/project/pendingnotes.h>
 #include <app/project/projectenvironment.h>
@@ -49,6 +51,7 @@ ConversationController::ConversationController(const AppSettings &settings, QObj
     m_workspace = m_settings.workspaceFor(m_conversationId);
     m_workspaceLock = ConversationRemoval::lockWorkspace(m_settings.dataDir, m_conversationId);
     m_environment = new ProjectEnvironment(this);
+    m_mcp = new McpHub(QDir(m_settings.dataDir).filePath(QStringLiteral("mcp.json")), this);
     m_checkpoints = new CheckpointQueue(this);
     m_checkpoints->setTarget(m_settings.dataDir, m_workspace, m_conversationId);
     connect(m_checkpoints,
@@ -89,6 +92,7 @@ void ConversationController::buildConversation()
             &ConversationController::storeProblem);
     bindAgent();
     bindEnvironment();
+    bindMcp();
     connect(m_session, &SandboxSession::finished, this, &ConversationController::onSessionFinished);
 }
 
@@ -122,6 +126,21 @@ void ConversationController::bindAgent()
             &ConversationRecorder::turnSaved,
             this,
             &ConversationController::conversationsChanged);
+}
+
+void ConversationController::bindMcp()
+{
+    connect(m_mcp, &McpHub::toolsChanged, this, &ConversationController::syncMcpTools);
+    connect(m_mcp, &McpHub::serverFailed, this, &ConversationController::mcpProblem);
+    syncMcpTools();
+}
+
+void ConversationController::syncMcpTools()
+{
+    ToolRegistry &tools = m_agent->tools();
+    tools.removeIf([](const Tool &tool) { return McpTool::isMcpName(tool.name()); });
+    for (const auto &tool : m_mcp->tools())
+        tools.add(tool);
 }
 
 bool ConversationController::isWorkspaceWritable() const
@@ -361,14 +380,28 @@ bool ConversationController::submitPrompt(const QString &text)
     m_checkpoints->begin(QStringLiteral("turn"), text, turn, [self, text] {
         if (!self || !self->m_turnStarting)
             return;
-        self->m_turnStarting = false;
-        self->m_agent->start(text); // the notes go with this message
-        if (self->m_saved)
-            PendingNotes::clear(*self->m_store, self->m_conversationId);
-        if (self->m_stopWhenStarted)
-            self->m_agent->stop();
+        if (!self->m_mcp->hasEnabledServers()) {
+            self->beginTurn(text);
+            return;
+        }
+        // The servers' tools are offered from the first request: wait for them (each answers
+        // or fails within its connect timeout).
+        self->m_mcp->prepare([self, text] {
+            if (self && self->m_turnStarting)
+                self->beginTurn(text);
+        });
     });
     return true;
+}
+
+void ConversationController::beginTurn(const QString &text)
+{
+    m_turnStarting = false;
+    m_agent->start(text); // the notes go with this message
+    if (m_saved)
+        PendingNotes::clear(*m_store, m_conversationId);
+    if (m_stopWhenStarted)
+        m_agent->stop();
 }
 
 bool ConversationController::resume()

@@ -21,6 +21,7 @@ class Agent;
 class HttpModelClient;
 class CheckpointQueue;
 class ProjectEnvironment;
+class McpHub;
 class ConversationRecorder;
 class ConversationStore;
 struct ConversationInfo;
@@ -56,6 +57,9 @@ public:
     CheckpointQueue *checkpoints() const { return m_checkpoints; }
     // The folder's environment: the image the sandbox runs on, its builds and approvals.
     ProjectEnvironment *environment() const { return m_environment; }
+    // The MCP servers of the data folder's mcp.json (started with the first turn that needs
+    // their tools; their tools offered beside the built-ins).
+    McpHub *mcp() const { return m_mcp; }
     const AppSettings &settings() const { return m_settings; }
 
     QString conversationId() const { return m_conversationId; }
@@ -143,6 +147,8 @@ Q_SIGNALS:
     void checkpointActionFinished(bool ok, const QString &message);
     // A checkpoint could not be taken; the work went on without it.
     void checkpointProblem(const QString &message);
+    // An MCP server did not start or went away: its tools are not offered until it is back.
+    void mcpProblem(const QString &server, const QString &message);
     // The idle sandbox was restarted because its limits changed.
     void sandboxRestarted();
     // The sandbox moved to the folder's environment `image`; `rebuilt`: after a build, so the
@@ -163,6 +169,11 @@ private:
     void onSessionFinished(const ExecutionResult &result);
     void startPersonRun();
     void bindEnvironment();
+    void bindMcp();
+    // The agent's MCP tools made those of the servers connected now.
+    void syncMcpTools();
+    // The turn's message goes to the agent (once the MCP servers it offers have answered).
+    void beginTurn(const QString &text);
     void onEnvironmentImage(const QString &image, const QString &packages, bool rebuilt);
     void restartOnEnvironment();
     // The sandbox config for the current conversation, on the folder environment's image.
@@ -180,6 +191,7 @@ private:
     ConversationRecorder *m_recorder = nullptr;
     CheckpointQueue *m_checkpoints = nullptr;
     ProjectEnvironment *m_environment = nullptr;
+    McpHub *m_mcp = nullptr;
 
     QString m_conversationId;
     QString m_title;

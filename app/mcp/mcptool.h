@@ -32,6 +32,7 @@ public:
                 const ToolContext &context,
                 const Done &done) const override;
     void abandon() const override;
+    bool showsOutput() const override { return true; }
 
     const QString &serverName() const { return m_server; }
     const QString &toolName() const { return m_tool; }

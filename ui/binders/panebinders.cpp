@@ -6,10 +6,12 @@
 #include <ui/editor/codeeditor.h>
 #include <ui/editor/editorpane.h>
 #include <ui/files/filespane.h>
+#include <ui/widgets/approvalbar.h>
 
 #include <app/agent/agent.h>
 #include <app/agent/unifieddiff.h>
 #include <app/controller/conversationcontroller.h>
+#include <app/mcp/mcptool.h>
 #include <sandbox/sandboxsession.h>
 
 #include <QCoreApplication>
@@ -81,6 +83,16 @@ void bindChat(ConversationController *controller, ChatPane *chat)
                      chat,
                      [chat](const QString &message) { chat->addError(message); });
     QObject::connect(controller,
+                     &ConversationController::mcpProblem,
+                     chat,
+                     [chat](const QString &server, const QString &message) {
+                         chat->addNotice(
+                             QCoreApplication::translate("Sandcastle::MainWindow",
+                                                         "MCP server \"%1\": %2 — its tools are "
+                                                         "left out until it starts again.")
+                                 .arg(server, message));
+                     });
+    QObject::connect(controller,
                      &ConversationController::conversationSwitched,
                      chat,
                      [chat, controller](const QString &, const nlohmann::json &messages) {
@@ -100,7 +112,7 @@ void bindChat(ConversationController *controller, ChatPane *chat)
         chat, &ChatPane::stopAfterStepRequested, controller->agent(), &Agent::stopAfterStep);
 }
 
-void bindEditor(ConversationController *controller, EditorPane *pane, QWidget *approvalBar)
+void bindEditor(ConversationController *controller, EditorPane *pane, ApprovalBar *approvalBar)
 {
     Agent *agent = controller->agent();
     CodeEditor *editor = pane->editor();
@@ -152,10 +164,17 @@ void bindEditor(ConversationController *controller, EditorPane *pane, QWidget *a
     QObject::connect(agent,
                      &Agent::approvalRequested,
                      approvalBar,
-                     [editor, approvalBar](const QString &, const QString &, const QString &code) {
+                     [editor, approvalBar, controller](
+                         const QString &, const QString &name, const QString &code) {
                          editor->setAgentWriting(false);
+                         const auto *mcp = dynamic_cast<const McpTool *>(
+                             controller->agent()->tools().find(name));
+                         if (mcp) { // the call's arguments, in the bar: the editor keeps its code
+                             approvalBar->askForMcpCall(mcp->serverName(), mcp->toolName(), code);
+                             return;
+                         }
                          editor->setText(code);
-                         approvalBar->show();
+                         approvalBar->askToRunCode();
                          editor->setFocus();
                      });
     QObject::connect(agent, &Agent::finished, approvalBar, [editor, approvalBar] {

@@ -6,6 +6,7 @@ class QLabel;
 
 namespace Sandcastle {
 
+class ApprovalBar;
 class ChatPane;
 class ConsolePane;
 class ConversationController;
@@ -20,7 +21,7 @@ namespace PaneBinders {
 
 void bindChat(ConversationController *controller, ChatPane *chat);
 // approvalBar: the ask-first bar over the editor, shown while code waits for the person.
-void bindEditor(ConversationController *controller, EditorPane *pane, QWidget *approvalBar);
+void bindEditor(ConversationController *controller, EditorPane *pane, ApprovalBar *approvalBar);
 void bindConsole(ConversationController *controller, ConsolePane *console);
 void bindFiles(ConversationController *controller, FilesPane *files);
 
