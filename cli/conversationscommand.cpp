@@ -2,6 +2,7 @@
 #include "commands.h"
 
 #include <app/appsettings.h>
+#include <app/notebook/notebookexport.h>
 #include <app/store/conversationexport.h>
 #include <app/store/conversationremoval.h>
 #include <app/store/conversationstore.h>
@@ -22,8 +23,10 @@ struct Action
     bool json = false;
     QString markdownFile; // export --markdown
     QString bundleDir;    // export --bundle
+    QString notebookFile; // export --notebook
     bool exportMarkdown = false;
     bool exportBundle = false;
+    bool exportNotebook = false;
 
     // True when there are exactly `count` words; otherwise prints the shape and says no.
     bool needs(int count, const QString &shape) const
@@ -95,11 +98,16 @@ int remove(const Action &a)
 
 int exportTo(const Action &a)
 {
-    if (!a.needs(2, QStringLiteral("export ID (--markdown FILE | --bundle DIR)")))
+    if (!a.needs(2, QStringLiteral("export ID (--markdown FILE | --bundle DIR | --notebook FILE)")))
         return kExitUsage;
-    if (a.exportMarkdown == a.exportBundle)
-        return usageError(QStringLiteral("export takes either --markdown FILE or --bundle DIR"));
+    if (int(a.exportMarkdown) + int(a.exportBundle) + int(a.exportNotebook) != 1)
+        return usageError(QStringLiteral(
+            "export takes exactly one of --markdown FILE, --bundle DIR and --notebook FILE"));
     const QString id = a.words.at(1);
+    if (a.exportNotebook) {
+        const Result<bool> written = NotebookExport::writeNotebook(a.store, id, a.notebookFile);
+        return written ? kExitOk : failure(written.error());
+    }
     if (a.exportBundle) {
         const Result<QStringList> written = ConversationExport::bundle(a.store, id, a.bundleDir);
         if (!written)
@@ -125,7 +133,10 @@ int runConversations(const QStringList &args)
     const QCommandLineOption bundleDir(QStringLiteral("bundle"),
                                        QStringLiteral("export as a re-runnable folder"),
                                        QStringLiteral("DIR"));
-    parser.addOptions({json, markdownFile, bundleDir});
+    const QCommandLineOption notebookFile(QStringLiteral("notebook"),
+                                          QStringLiteral("export as a Jupyter notebook (.ipynb)"),
+                                          QStringLiteral("FILE"));
+    parser.addOptions({json, markdownFile, bundleDir, notebookFile});
     if (!parseOptions(parser, QStringLiteral("conversations"), args))
         return kExitUsage;
     const QStringList words = parser.positionalArguments();
@@ -141,8 +152,10 @@ int runConversations(const QStringList &args)
                    parser.isSet(json),
                    parser.value(markdownFile),
                    parser.value(bundleDir),
+                   parser.value(notebookFile),
                    parser.isSet(markdownFile),
-                   parser.isSet(bundleDir)};
+                   parser.isSet(bundleDir),
+                   parser.isSet(notebookFile)};
     if (action == QLatin1String("list"))
         return a.needs(words.isEmpty() ? 0 : 1, QStringLiteral("list"))
                    ? listConversations(store, a.json)

@@ -1,5 +1,6 @@
 #include <app/store/conversationexport.h>
 #include <app/store/conversationstore.h>
+#include <support/storedmessages.h>
 
 #include <QDir>
 #include <QDirIterator>
@@ -9,6 +10,7 @@
 #include <QtTest>
 
 using namespace Sandcastle;
+using Sandcastle::Testing::toolCallMessage;
 
 namespace {
 
@@ -26,17 +28,6 @@ void writeText(const QString &path, const QByteArray &bytes)
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(bytes);
-}
-
-nlohmann::json call(const std::string &id, const std::string &name, const nlohmann::json &args)
-{
-    return {
-        {"role", "assistant"},
-        {"content", nullptr},
-        {"tool_calls",
-         nlohmann::json::array({{{"id", id},
-                                 {"type", "function"},
-                                 {"function", {{"name", name}, {"arguments", args.dump()}}}}})}};
 }
 
 } // namespace
@@ -70,13 +61,13 @@ private Q_SLOTS:
         for (
             const nlohmann::json &m :
             {nlohmann::json{{"role", "user"}, {"content", "Summarise data.csv"}},
-             call("c1", "run_python", {{"code", tricky}}),
+             toolCallMessage("c1", "run_python", {{"code", tricky}}),
              nlohmann::json{
                  {"role", "tool"},
                  {"tool_call_id", "c1"},
                  {"content",
                   R"({"status":"ok","exit_code":0,"stdout":"```not the end```\n","files":["outputs/chart.png"],"duration_ms":12})"}},
-             call("c2", "run_shell", {{"command", "ls"}}),
+             toolCallMessage("c2", "run_shell", {{"command", "ls"}}),
              nlohmann::json{{"role", "tool"}, {"tool_call_id", "c2"}, {"content", "not json"}},
              nlohmann::json{
                  {"role", "assistant"}, {"content", "Done: mean is 1."}, {"reasoning", "hmm"}}}) {

@@ -106,6 +106,9 @@ public:
     void setWriteObserver(std::function<void(quint64 durableUpTo, const QString &error)> observer);
     // In order, in the same shape.
     Result<nlohmann::json> messages(const QString &conversationId) const;
+    // When each of those messages was saved (ms since the epoch), in the same order: where the
+    // person's runs (StoredRun::startedMs) fall between them (conversationstoretimes.cpp).
+    Result<QList<qint64>> messageTimes(const QString &conversationId) const;
 
     Result<qint64> beginRun(const StoredRun &run);
     // The same through the writer's queue, after the messages appended before it, without
