@@ -1,6 +1,7 @@
 #include <app/notebook/notebookexport.h>
 #include <app/notebook/notebookreader.h>
 #include <app/store/conversationstore.h>
+#include <support/nbformatcheck.h>
 #include <support/storedmessages.h>
 #include <support/testfiles.h>
 
@@ -67,21 +68,6 @@ QStringList strings(std::initializer_list<const char *> items)
     return out;
 }
 
-// A Python that has nbformat (Debian's python3-nbformat), or empty.
-QString pythonWithNbformat()
-{
-    for (const QString &candidate : {QStringLiteral("/usr/bin/python3"),
-                                     QStandardPaths::findExecutable(QStringLiteral("python3"))}) {
-        if (candidate.isEmpty() || !QFileInfo(candidate).isExecutable())
-            continue;
-        QProcess probe;
-        probe.start(candidate, {QStringLiteral("-c"), QStringLiteral("import nbformat")});
-        if (probe.waitForFinished(30000) && probe.exitCode() == 0)
-            return candidate;
-    }
-    return {};
-}
-
 } // namespace
 
 // Jupyter notebooks in and out: the export's cells and outputs, that nbformat's own validator
@@ -99,34 +85,6 @@ class TestNotebook : public QObject
         i.title = QStringLiteral("Chart `it` </script>");
         i.createdMs = 1700000000000;
         return i;
-    }
-
-    // nbformat.validate on a written notebook: empty when it passes, else why not.
-    QString validate(const QString &path)
-    {
-        const QString python = pythonWithNbformat();
-        if (python.isEmpty())
-            return QStringLiteral("no python3 with nbformat (apt-get install python3-nbformat)");
-        QProcess process;
-        process.start(
-            python,
-            {QStringLiteral("-c"),
-             QStringLiteral("import nbformat, sys; "
-                            "nbformat.validate(nbformat.read(sys.argv[1], as_version=4))"),
-             path});
-        if (!process.waitForFinished(60000))
-            return QStringLiteral("the validator did not finish");
-        return process.exitCode() == 0 ? QString()
-                                       : QString::fromUtf8(process.readAllStandardError());
-    }
-
-    void requireValidator()
-    {
-        if (!pythonWithNbformat().isEmpty())
-            return;
-        if (qEnvironmentVariableIsSet("CI"))
-            QFAIL("python3-nbformat is required in CI (scripts/common.sh installs it)");
-        QSKIP("python3-nbformat is not installed");
     }
 
 private Q_SLOTS:
@@ -219,7 +177,7 @@ private Q_SLOTS:
 
     void theStoredConversationIsWrittenAndValidatedWithoutFollowingLinks()
     {
-        requireValidator();
+        SANDCASTLE_REQUIRE_NBFORMAT();
         const QString workspace = m_dir.filePath(QStringLiteral("ws"));
         const QString outside = m_dir.filePath(QStringLiteral("outside/secret.png"));
         const QByteArray secret = kPng + "HOST-SECRET-BYTES";
@@ -235,7 +193,7 @@ private Q_SLOTS:
         const Result<bool> written
             = NotebookExport::writeNotebook(store, QStringLiteral("nb1"), path);
         QVERIFY2(written, qPrintable(written.error()));
-        const QString problem = validate(path);
+        const QString problem = Sandcastle::Testing::nbformatProblem(path);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
@@ -258,7 +216,7 @@ private Q_SLOTS:
 
     void aNotebookWithNoRunsAndHostileTitlesStillValidates()
     {
-        requireValidator();
+        SANDCASTLE_REQUIRE_NBFORMAT();
         ConversationInfo odd = info();
         odd.title = QString::fromUtf16(u"\xd800 lone surrogate \" ' \\ \n newline");
         const auto book = NotebookExport::notebook(odd, nlohmann::json::array(), {}, {});
@@ -267,7 +225,7 @@ private Q_SLOTS:
             path,
             QByteArray::fromStdString(
                 book.dump(1, ' ', false, nlohmann::json::error_handler_t::replace)));
-        const QString problem = validate(path);
+        const QString problem = Sandcastle::Testing::nbformatProblem(path);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 

@@ -1,6 +1,7 @@
 #include <support/clirunner.h>
 #include <support/dockercheck.h>
 #include <support/fakeopenaiserver.h>
+#include <support/nbformatcheck.h>
 #include <support/personsfolder.h>
 
 #include <QProcess>
@@ -66,21 +67,6 @@ QByteArray replayProgram(const QList<std::string> &sources)
     return program;
 }
 
-// A Python with nbformat (Debian's python3-nbformat), or empty.
-QString pythonWithNbformat()
-{
-    for (const QString &candidate : {QStringLiteral("/usr/bin/python3"),
-                                     QStandardPaths::findExecutable(QStringLiteral("python3"))}) {
-        if (candidate.isEmpty())
-            continue;
-        QProcess probe;
-        probe.start(candidate, {QStringLiteral("-c"), QStringLiteral("import nbformat")});
-        if (probe.waitForFinished(30000) && probe.exitCode() == 0)
-            return candidate;
-    }
-    return {};
-}
-
 } // namespace
 
 // A conversation with three runs (text, an error, a chart) exported with
@@ -142,11 +128,7 @@ private Q_SLOTS:
         QVERIFY2(!qEnvironmentVariable("SANDCASTLE_BINARY").isEmpty(),
                  "SANDCASTLE_BINARY is not set");
         SANDCASTLE_REQUIRE_DOCKER();
-        if (pythonWithNbformat().isEmpty()) {
-            if (qEnvironmentVariableIsSet("CI"))
-                QFAIL("python3-nbformat is required in CI (scripts/common.sh installs it)");
-            QSKIP("python3-nbformat is not installed");
-        }
+        SANDCASTLE_REQUIRE_NBFORMAT();
     }
 
     void exportTakesExactlyOneFormat()
@@ -181,14 +163,8 @@ private Q_SLOTS:
                                  QStringLiteral("--notebook"),
                                  path});
         QVERIFY2(run.exitCode == 0, run.err.constData());
-        QProcess validator;
-        validator.start(pythonWithNbformat(),
-                        {QStringLiteral("-c"),
-                         QStringLiteral("import nbformat, sys; nbformat.validate(nbformat.read("
-                                        "sys.argv[1], as_version=4))"),
-                         path});
-        QVERIFY(validator.waitForFinished(60000));
-        QVERIFY2(validator.exitCode() == 0, validator.readAllStandardError().constData());
+        const QString problem = Sandcastle::Testing::nbformatProblem(path);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
 
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
