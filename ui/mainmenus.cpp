@@ -71,10 +71,12 @@ void MainWindow::buildFileMenu()
                                      [this] { exportRequested(conversationId(), true); });
     m_exportBundle->setObjectName(QStringLiteral("exportBundle"));
     m_exportBundle->setIcon(actionIcon("export"));
+    addNotebookActions(file);
     // Only a conversation in the store can be exported.
     const auto exportable = [this] {
         m_exportMarkdown->setEnabled(m_controller->isSaved());
         m_exportBundle->setEnabled(m_controller->isSaved());
+        m_exportNotebook->setEnabled(m_controller->isSaved());
     };
     connect(m_controller, &ConversationController::conversationSwitched, this, exportable);
     connect(m_controller, &ConversationController::conversationsChanged, this, exportable);
@@ -106,6 +108,7 @@ void MainWindow::buildRunMenu()
     runCode->setObjectName(QStringLiteral("runEditorCode"));
     runCode->setShortcut(QKeySequence(Qt::Key_F5));
     runCode->setIcon(actionIcon("run"));
+    run->addAction(m_runAllCells);
     QAction *stop = run->addAction(tr("&Stop"), m_controller, &ConversationController::stop);
     stop->setObjectName(QStringLiteral("stop"));
     stop->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));

@@ -18,6 +18,7 @@ namespace Sandcastle {
 
 class Agent;
 class ApprovalBar;
+class CellQueue;
 class ConversationController;
 class ChatPane;
 class CodeEditor;
@@ -71,6 +72,18 @@ public:
     void deleteConversation(const QString &conversationId);
     // Writes the conversation as Markdown (a file) or as a re-runnable bundle (a new folder).
     bool exportConversation(const QString &conversationId, const QString &path, bool bundle);
+    // --- notebooks (mainwindownotebook.cpp)
+    // A Jupyter notebook (File → Open Notebook…): its code cells become editor tabs ("Cell N")
+    // run with Run or Run All Cells, its Markdown goes to the agent with the next message
+    // (and is shown). A notebook that cannot be read is refused with the reason in the chat.
+    bool openNotebook(const QString &path);
+    void chooseNotebook();
+    // Run → Run All Cells: the opened notebook's cells, as they are in the editor, one after
+    // another in the conversation's kernel; the first that fails stops the rest (with a
+    // message in the chat). False when there is nothing to run or the conversation is busy.
+    bool runAllCells();
+    CellQueue *cellQueue() const { return m_cellQueue; }
+    bool exportNotebook(const QString &conversationId, const QString &path);
     void submitPrompt(const QString &text);
     void runEditorCode();
     // Copies the person's files into the workspace and mentions them in the prompt box.
@@ -140,6 +153,8 @@ private:
     void readKeyFromKeychain();
     void showConversationTitle(const QString &title);
     void exportRequested(const QString &conversationId, bool bundle);
+    void addNotebookActions(QMenu *file);
+    void exportNotebookRequested(const QString &conversationId);
     void showWelcome();
     void notifyIfAway(const ExecutionResult &result);
     void saveState();
@@ -170,6 +185,19 @@ private:
     QList<QAction *> m_paneToggles;
     QAction *m_exportMarkdown = nullptr;
     QAction *m_exportBundle = nullptr;
+    QAction *m_exportNotebook = nullptr;
+    QAction *m_runAllCells = nullptr;
+    CellQueue *m_cellQueue = nullptr;
+    // The code cells of the notebook opened last, as editor tabs (their tool call ids).
+    struct OpenedCell
+    {
+        QString callId;
+        QString name;
+        bool shell = false;
+    };
+    QList<OpenedCell> m_openedCells;
+    QStringList m_queuedCells; // the tabs of the cells Run All Cells is running
+    int m_notebooks = 0;       // numbers the notebooks opened, for their tabs' ids
     int m_zoom = 0;
 };
 

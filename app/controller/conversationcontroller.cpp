@@ -456,6 +456,13 @@ void ConversationController::onSessionFinished(const ExecutionResult &result)
     m_environment->refresh();
 }
 
+void ConversationController::noteForAgent(const QString &note)
+{
+    m_agent->noteForNextMessage(note);
+    if (m_saved)
+        PendingNotes::append(*m_store, m_conversationId, note);
+}
+
 void ConversationController::stop()
 {
     if (m_turnStarting)

@@ -105,6 +105,9 @@ public:
     // The person's own code in the conversation's sandbox; `tellAgent`: the agent hears of
     // it (the diff against its code and what came out) with the next message.
     bool runPersonCode(const QString &code, Language language, bool tellAgent);
+    // Something the agent must hear with the next message (the Markdown of a notebook the
+    // person opened): kept in the store until then when the conversation is saved.
+    void noteForAgent(const QString &note);
     // Everything now: the agent (partial answer kept) or the person's run.
     void stop();
     // Puts back what a recorded step changed (undo), or the whole folder as it was after a step

@@ -351,6 +351,20 @@ void EditorPane::openCode(const QString &callId,
     activate(addTab(std::move(t)));
 }
 
+QString EditorPane::codeOf(const QString &callId, bool *found) const
+{
+    for (int i = 0; i < m_tabData.size(); ++i) {
+        if (callId.isEmpty() || !m_tabData[i].calls.contains(callId))
+            continue;
+        if (found)
+            *found = true;
+        return i == m_active ? m_editor->text() : m_tabData[i].text;
+    }
+    if (found)
+        *found = false;
+    return {};
+}
+
 void EditorPane::openFile(const QString &relativePath, const QString &text, const QString &language)
 {
     if (const int open = fileTab(relativePath); open >= 0) {

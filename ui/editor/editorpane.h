@@ -54,6 +54,9 @@ public:
                   const QString &title,
                   const QString &code,
                   const QString &language);
+    // The text of the tab that shows tool call or cell `callId` (openCode()), as the person
+    // may have edited it; `found` says whether a tab holds it.
+    QString codeOf(const QString &callId, bool *found = nullptr) const;
     // A workspace file in a tab of its own (the one already open when there is one).
     void openFile(const QString &relativePath, const QString &text, const QString &language);
     // The file was written: the tab is no longer modified.
