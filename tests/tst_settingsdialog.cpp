@@ -1,5 +1,7 @@
 #include <app/appsettings.h>
 #include <support/fakeopenaiserver.h>
+#include <support/mcpservers.h>
+#include <ui/settings/mcppage.h>
 #include <ui/settings/settingsdialog.h>
 
 #include <QCheckBox>
@@ -8,6 +10,8 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -130,6 +134,7 @@ private Q_SLOTS:
                  (QStringList{QStringLiteral("Model"),
                               QStringLiteral("Agent"),
                               QStringLiteral("Sandbox"),
+                              QStringLiteral("MCP servers"),
                               QStringLiteral("Appearance")}));
         QVERIFY(dialog.findChildren<QLabel *>(QStringLiteral("fieldHelp")).size() >= 15);
         QVERIFY(dialog.okButton()->isEnabled());
@@ -153,6 +158,57 @@ private Q_SLOTS:
             ->setText(QStringLiteral("/nonexistent/wheels"));
         QVERIFY(!dialog.okButton()->isEnabled());
         QVERIFY(dialog.statusLabel()->text().contains(QStringLiteral("/nonexistent/wheels")));
+    }
+
+    // The MCP page: the person's mcp.json listed, a server tested (the real one answers with
+    // its tools), a new one added; OK writes the file, a bad entry keeps the dialog open.
+    void theMcpPageListsTestsAndAddsServers()
+    {
+        SANDCASTLE_REQUIRE_MCP_SERVERS();
+        QTemporaryDir data;
+        McpConfigFile file;
+        file.servers << Sandcastle::Testing::everythingOverStdio();
+        QVERIFY(file.write(data.filePath(QStringLiteral("mcp.json"))));
+        AppSettings s = settings(QStringLiteral("http://127.0.0.1:9/v1"));
+        s.dataDir = data.path();
+        SettingsDialog dialog(s);
+        dialog.modelBox()->setCurrentText(QStringLiteral("a-model"));
+        McpPage *page = dialog.mcpPage();
+        QVERIFY(page->findChild<QLabel *>(QStringLiteral("mcpWarning"))
+                    ->text()
+                    .contains(QStringLiteral("not in the sandbox")));
+        QCOMPARE(page->list()->count(), 1);
+        QVERIFY(page->list()->item(0)->text().startsWith(QStringLiteral("everything")));
+        page->testServer();
+        QTRY_VERIFY_WITH_TIMEOUT(page->testReport().contains(QStringLiteral("• echo")), 30000);
+        page->addServer();
+        QCOMPARE(page->list()->count(), 2);
+        auto *name = page->findChild<QLineEdit *>(QStringLiteral("mcpName"));
+        auto *command = page->findChild<QLineEdit *>(QStringLiteral("mcpCommand"));
+        QTest::keyClicks(name, QStringLiteral("files"));
+        QTest::keyClicks(command, QStringLiteral("npx"));
+        QTest::keyClicks(
+            page->findChild<QLineEdit *>(QStringLiteral("mcpArgs")),
+            QStringLiteral("-y @modelcontextprotocol/server-filesystem \"/tmp/my data\""));
+        page->findChild<QComboBox *>(QStringLiteral("mcpApproval"))->setCurrentIndex(0);
+        // A name taken twice is refused, with the page in front.
+        name->selectAll();
+        QTest::keyClicks(name, QStringLiteral("everything"));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
+        QVERIFY(dialog.statusLabel()->text().contains(QStringLiteral("Two MCP servers")));
+        name->selectAll();
+        QTest::keyClicks(name, QStringLiteral("files"));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        const Result<McpConfigFile> saved
+            = McpConfigFile::read(data.filePath(QStringLiteral("mcp.json")));
+        QVERIFY(saved);
+        QCOMPARE(saved.value().servers.size(), 2);
+        const McpServerConfig *files = saved.value().find(QStringLiteral("files"));
+        QVERIFY(files);
+        QCOMPARE(files->args.last(), QStringLiteral("/tmp/my data"));
+        QCOMPARE(files->approval, McpApproval::Always);
     }
 
     void acceptingSavesEverythingButTheKey()

@@ -26,6 +26,7 @@
 #include <app/agent/filetools.h>
 #include <app/controller/conversationcontroller.h>
 #include <app/keystore.h>
+#include <app/mcp/mcphub.h>
 #include <app/project/projectenvironment.h>
 #include <base/jsonfields.h>
 #include <sandbox/pathguard.h>
@@ -487,6 +488,7 @@ void MainWindow::openSettings()
     if (dialog.exec() != QDialog::Accepted)
         return;
     applySettings(dialog.settings());
+    m_controller->mcp()->reload(); // servers changed or switched off stop; new ones start when used
     if (m_welcome && (!settings().apiKey.isEmpty() || settings().baseUrl != AppSettings().baseUrl))
         m_welcome->hide();
 }

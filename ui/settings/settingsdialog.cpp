@@ -1,5 +1,7 @@
 #include "settingsdialog.h"
 
+#include "mcppage.h"
+
 #include <app/keystore.h>
 #include <app/llm/modelcatalog.h>
 #include <app/llm/providers.h>
@@ -8,6 +10,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -328,6 +331,9 @@ QDialogButtonBox *SettingsDialog::layOut(QPushButton *refresh)
     addField(sandbox, QString(), m_gvisor, QString());
     addField(sandbox, QString(), m_fresh, QString());
 
+    m_mcp = new McpPage(QDir(m_settings.dataDir).filePath(QStringLiteral("mcp.json")), m_pages);
+    m_pages->addTab(m_mcp, tr("MCP servers"));
+
     QFormLayout *look = newPage(m_pages, tr("Appearance"), QStringLiteral("appearancePage"));
     addField(look, tr("Language"), m_language, m_language->toolTip());
     addField(look, tr("Theme"), m_theme, QString());
@@ -477,6 +483,13 @@ void SettingsDialog::accept()
         }
         found.field->setFocus();
         m_status->setText(found.reason);
+        m_showsProblem = true;
+        return;
+    }
+    const Result<bool> servers = m_mcp->save();
+    if (!servers) {
+        m_pages->setCurrentWidget(m_mcp);
+        m_status->setText(servers.error());
         m_showsProblem = true;
         return;
     }

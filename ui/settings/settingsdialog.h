@@ -18,6 +18,8 @@ class QDoubleSpinBox;
 
 namespace Sandcastle {
 
+class McpPage;
+
 class KeyStore;
 class ModelCatalog;
 
@@ -48,6 +50,7 @@ Q_SIGNALS:
 
 public Q_SLOTS:
     void accept() override;
+    McpPage *mcpPage() const { return m_mcp; }
     QTabWidget *pages() const { return m_pages; }
     QPushButton *okButton() const { return m_ok; }
 
@@ -98,6 +101,7 @@ private:
     QComboBox *m_theme = nullptr;
     QLabel *m_status = nullptr;
     QTabWidget *m_pages = nullptr;
+    McpPage *m_mcp = nullptr;
     QPushButton *m_ok = nullptr;
     bool m_showsProblem = false;
     ModelCatalog *m_catalog = nullptr;
