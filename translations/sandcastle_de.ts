@@ -59,6 +59,43 @@
     </message>
 </context>
 <context>
+    <name>Sandcastle::ApprovalBar</name>
+    <message numerus="yes">
+        <source>
+… (%n more characters)</source>
+        <translation>
+            <numerusform>
+… (%n weiteres Zeichen)</numerusform>
+            <numerusform>
+… (%n weitere Zeichen)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The agent wants to run this code. Edit it if you like, then:</source>
+        <translation>Der Agent möchte diesen Code ausführen. Ändern Sie ihn, wenn Sie möchten, dann:</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Ausführen</translation>
+    </message>
+    <message>
+        <source>Don&apos;t run</source>
+        <translation>Nicht ausführen</translation>
+    </message>
+    <message>
+        <source>The MCP server &quot;%1&quot; wants to run its tool &quot;%2&quot; on this computer, outside the sandbox, with these arguments:</source>
+        <translation>Der MCP-Server „%1“ möchte sein Tool „%2“ auf diesem Rechner ausführen, außerhalb der Sandbox, mit diesen Argumenten:</translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation>Erlauben</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>Ablehnen</translation>
+    </message>
+</context>
+<context>
     <name>Sandcastle::ChatPane</name>
     <message>
         <source>Send</source>
@@ -706,18 +743,6 @@ Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Pyt
 <context>
     <name>Sandcastle::MainWindow</name>
     <message>
-        <source>The agent wants to run this code. Edit it if you like, then:</source>
-        <translation>Der Agent möchte diesen Code ausführen. Ändern Sie ihn nach Belieben, dann:</translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation>Ausführen</translation>
-    </message>
-    <message>
-        <source>Don&apos;t run</source>
-        <translation>Nicht ausführen</translation>
-    </message>
-    <message>
         <source>Conversations are not being saved: %1</source>
         <translation>Gespräche werden nicht gespeichert: %1</translation>
     </message>
@@ -1104,6 +1129,187 @@ Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Pyt
         <source>The sandbox image is built.</source>
         <translation>Das Sandbox-Image ist gebaut.</translation>
     </message>
+    <message>
+        <source>Run &amp;All Cells</source>
+        <translation>&amp;Alle Zellen ausführen</translation>
+    </message>
+    <message>
+        <source>Run the opened notebook&apos;s cells one after another</source>
+        <translation>Die Zellen des geöffneten Notebooks nacheinander ausführen</translation>
+    </message>
+    <message>
+        <source>Open a Jupyter notebook</source>
+        <translation>Ein Jupyter-Notebook öffnen</translation>
+    </message>
+    <message>
+        <source>Jupyter notebooks (*.ipynb);;All files (*)</source>
+        <translation>Jupyter-Notebooks (*.ipynb);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Wait until Run All Cells has finished.</source>
+        <translation>Warten Sie, bis „Alle Zellen ausführen“ fertig ist.</translation>
+    </message>
+    <message>
+        <source>Could not open the notebook %1: %2</source>
+        <translation>Das Notebook %1 ließ sich nicht öffnen: %2</translation>
+    </message>
+    <message>
+        <source>The notebook %1 has no code or Markdown cells.</source>
+        <translation>Das Notebook %1 hat keine Code- oder Markdown-Zellen.</translation>
+    </message>
+    <message>
+        <source>Cell %1</source>
+        <translation>Zelle %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened the notebook %1: %n code cell(s) in the editor (run one with Run, all with Run → Run All Cells); its Markdown below goes to the agent with your next message.</source>
+        <translation>
+            <numerusform>Notebook %1 geöffnet: %n Code-Zelle im Editor (eine mit Ausführen, alle mit Ausführen → Alle Zellen ausführen); sein Markdown unten geht mit Ihrer nächsten Nachricht an den Agenten.</numerusform>
+            <numerusform>Notebook %1 geöffnet: %n Code-Zellen im Editor (eine mit Ausführen, alle mit Ausführen → Alle Zellen ausführen); sein Markdown unten geht mit Ihrer nächsten Nachricht an den Agenten.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No notebook cells to run: open a notebook first (File → Open Notebook…).</source>
+        <translation>Keine Notebook-Zellen zum Ausführen: öffnen Sie zuerst ein Notebook (Datei → Notebook öffnen…).</translation>
+    </message>
+    <message>
+        <source>Wait until the agent or the run has finished.</source>
+        <translation>Warten Sie, bis der Agent oder der Lauf fertig ist.</translation>
+    </message>
+    <message>
+        <source>Notebook cells</source>
+        <translation>Notebook-Zellen</translation>
+    </message>
+    <message>
+        <source>Export as a Jupyter notebook</source>
+        <translation>Als Jupyter-Notebook exportieren</translation>
+    </message>
+    <message>
+        <source>Jupyter notebooks (*.ipynb)</source>
+        <translation>Jupyter-Notebooks (*.ipynb)</translation>
+    </message>
+    <message>
+        <source>MCP server &quot;%1&quot;: %2 — its tools are left out until it starts again.</source>
+        <translation>MCP-Server „%1“: %2 — seine Tools fehlen, bis er wieder startet.</translation>
+    </message>
+    <message>
+        <source>Open No&amp;tebook…</source>
+        <translation>No&amp;tebook öffnen…</translation>
+    </message>
+    <message>
+        <source>Export conversation as a Note&amp;book…</source>
+        <translation>Gespräch als Note&amp;book exportieren…</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::McpPage</name>
+    <message>
+        <source>MCP servers run on this computer with your permissions, not in the sandbox: add only servers you trust. Their tools are offered to the agent beside its own; each server&apos;s calls wait for your approval as set below. The list is %1, in the &quot;mcpServers&quot; notation of Claude Desktop, Cursor and LM Studio.</source>
+        <translation>MCP-Server laufen auf diesem Rechner mit Ihren Rechten, nicht in der Sandbox: fügen Sie nur Server hinzu, denen Sie vertrauen. Ihre Tools werden dem Agenten neben seinen eigenen angeboten; die Aufrufe jedes Servers warten auf Ihre Zustimmung wie unten eingestellt. Die Liste ist %1, in der „mcpServers“-Schreibweise von Claude Desktop, Cursor und LM Studio.</translation>
+    </message>
+    <message>
+        <source>Left as they are (not understood): %1</source>
+        <translation>Unverändert gelassen (nicht verstanden): %1</translation>
+    </message>
+    <message>
+        <source>Program (stdio)</source>
+        <translation>Programm (stdio)</translation>
+    </message>
+    <message>
+        <source>Address (Streamable HTTP)</source>
+        <translation>Adresse (Streamable HTTP)</translation>
+    </message>
+    <message>
+        <source>Ask before every call</source>
+        <translation>Vor jedem Aufruf fragen</translation>
+    </message>
+    <message>
+        <source>Ask once per conversation</source>
+        <translation>Einmal pro Gespräch fragen</translation>
+    </message>
+    <message>
+        <source>Never ask</source>
+        <translation>Nie fragen</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Runs as</source>
+        <translation>Läuft als</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>Befehl</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>Argumente</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>Umgebung</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <source>Headers</source>
+        <translation>Header</translation>
+    </message>
+    <message>
+        <source>Approval</source>
+        <translation>Zustimmung</translation>
+    </message>
+    <message>
+        <source>Time limit</source>
+        <translation>Zeitlimit</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>Testen</translation>
+    </message>
+    <message>
+        <source>MCP server &quot;%1&quot;: a name is 1 to 64 letters, digits, &apos;_&apos; or &apos;-&apos;</source>
+        <translation>MCP-Server „%1“: ein Name besteht aus 1 bis 64 Buchstaben, Ziffern, „_“ oder „-“</translation>
+    </message>
+    <message>
+        <source>Two MCP servers are named &quot;%1&quot;</source>
+        <translation>Zwei MCP-Server heißen „%1“</translation>
+    </message>
+    <message>
+        <source>MCP server &quot;%1&quot;: %2</source>
+        <translation>MCP-Server „%1“: %2</translation>
+    </message>
+    <message>
+        <source>Starting %1…</source>
+        <translation>%1 wird gestartet…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Answered: %1 %2, MCP %3, %n tool(s):</source>
+        <translation>
+            <numerusform>Geantwortet: %1 %2, MCP %3, %n Tool:</numerusform>
+            <numerusform>Geantwortet: %1 %2, MCP %3, %n Tools:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Did not answer: %1</source>
+        <translation>Keine Antwort: %1</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::PromptEdit</name>
@@ -1454,6 +1660,10 @@ Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Pyt
     <message>
         <source>The wheelhouse must be a folder: %1</source>
         <translation>Das Wheelhouse muss ein Ordner sein: %1</translation>
+    </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP-Server</translation>
     </message>
 </context>
 <context>

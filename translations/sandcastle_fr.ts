@@ -59,6 +59,43 @@
     </message>
 </context>
 <context>
+    <name>Sandcastle::ApprovalBar</name>
+    <message numerus="yes">
+        <source>
+… (%n more characters)</source>
+        <translation>
+            <numerusform>
+… (%n caractère de plus)</numerusform>
+            <numerusform>
+… (%n caractères de plus)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The agent wants to run this code. Edit it if you like, then:</source>
+        <translation>L&apos;agent veut exécuter ce code. Modifiez-le si vous le souhaitez, puis :</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Exécuter</translation>
+    </message>
+    <message>
+        <source>Don&apos;t run</source>
+        <translation>Ne pas exécuter</translation>
+    </message>
+    <message>
+        <source>The MCP server &quot;%1&quot; wants to run its tool &quot;%2&quot; on this computer, outside the sandbox, with these arguments:</source>
+        <translation>Le serveur MCP « %1 » veut exécuter son outil « %2 » sur cet ordinateur, hors du bac à sable, avec ces arguments :</translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation>Autoriser</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>Refuser</translation>
+    </message>
+</context>
+<context>
     <name>Sandcastle::ChatPane</name>
     <message>
         <source>Send</source>
@@ -706,18 +743,6 @@ La construction de l’environnement utilise le réseau ; les exécutions resten
 <context>
     <name>Sandcastle::MainWindow</name>
     <message>
-        <source>The agent wants to run this code. Edit it if you like, then:</source>
-        <translation>L&apos;agent veut exécuter ce code. Modifiez-le si vous le souhaitez, puis :</translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation>Exécuter</translation>
-    </message>
-    <message>
-        <source>Don&apos;t run</source>
-        <translation>Ne pas exécuter</translation>
-    </message>
-    <message>
         <source>Conversations are not being saved: %1</source>
         <translation>Les conversations ne sont pas enregistrées : %1</translation>
     </message>
@@ -1104,6 +1129,187 @@ La construction de l’environnement utilise le réseau ; les exécutions resten
         <source>The sandbox image is built.</source>
         <translation>L&apos;image du bac à sable est construite.</translation>
     </message>
+    <message>
+        <source>Run &amp;All Cells</source>
+        <translation>Exécuter &amp;toutes les cellules</translation>
+    </message>
+    <message>
+        <source>Run the opened notebook&apos;s cells one after another</source>
+        <translation>Exécuter les cellules du notebook ouvert l&apos;une après l&apos;autre</translation>
+    </message>
+    <message>
+        <source>Open a Jupyter notebook</source>
+        <translation>Ouvrir un notebook Jupyter</translation>
+    </message>
+    <message>
+        <source>Jupyter notebooks (*.ipynb);;All files (*)</source>
+        <translation>Notebooks Jupyter (*.ipynb);;Tous les fichiers (*)</translation>
+    </message>
+    <message>
+        <source>Wait until Run All Cells has finished.</source>
+        <translation>Attendez la fin de « Exécuter toutes les cellules ».</translation>
+    </message>
+    <message>
+        <source>Could not open the notebook %1: %2</source>
+        <translation>Impossible d&apos;ouvrir le notebook %1 : %2</translation>
+    </message>
+    <message>
+        <source>The notebook %1 has no code or Markdown cells.</source>
+        <translation>Le notebook %1 n&apos;a aucune cellule de code ni de Markdown.</translation>
+    </message>
+    <message>
+        <source>Cell %1</source>
+        <translation>Cellule %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened the notebook %1: %n code cell(s) in the editor (run one with Run, all with Run → Run All Cells); its Markdown below goes to the agent with your next message.</source>
+        <translation>
+            <numerusform>Notebook %1 ouvert : %n cellule de code dans l&apos;éditeur (une avec Exécuter, toutes avec Exécuter → Exécuter toutes les cellules) ; son Markdown ci-dessous part à l&apos;agent avec votre prochain message.</numerusform>
+            <numerusform>Notebook %1 ouvert : %n cellules de code dans l&apos;éditeur (une avec Exécuter, toutes avec Exécuter → Exécuter toutes les cellules) ; son Markdown ci-dessous part à l&apos;agent avec votre prochain message.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No notebook cells to run: open a notebook first (File → Open Notebook…).</source>
+        <translation>Aucune cellule de notebook à exécuter : ouvrez d&apos;abord un notebook (Fichier → Ouvrir un notebook…).</translation>
+    </message>
+    <message>
+        <source>Wait until the agent or the run has finished.</source>
+        <translation>Attendez que l&apos;agent ou l&apos;exécution ait fini.</translation>
+    </message>
+    <message>
+        <source>Notebook cells</source>
+        <translation>Cellules du notebook</translation>
+    </message>
+    <message>
+        <source>Export as a Jupyter notebook</source>
+        <translation>Exporter en notebook Jupyter</translation>
+    </message>
+    <message>
+        <source>Jupyter notebooks (*.ipynb)</source>
+        <translation>Notebooks Jupyter (*.ipynb)</translation>
+    </message>
+    <message>
+        <source>MCP server &quot;%1&quot;: %2 — its tools are left out until it starts again.</source>
+        <translation>Serveur MCP « %1 » : %2 — ses outils sont retirés jusqu&apos;à ce qu&apos;il redémarre.</translation>
+    </message>
+    <message>
+        <source>Open No&amp;tebook…</source>
+        <translation>Ouvrir un no&amp;tebook…</translation>
+    </message>
+    <message>
+        <source>Export conversation as a Note&amp;book…</source>
+        <translation>Exporter la conversation en note&amp;book…</translation>
+    </message>
+</context>
+<context>
+    <name>Sandcastle::McpPage</name>
+    <message>
+        <source>MCP servers run on this computer with your permissions, not in the sandbox: add only servers you trust. Their tools are offered to the agent beside its own; each server&apos;s calls wait for your approval as set below. The list is %1, in the &quot;mcpServers&quot; notation of Claude Desktop, Cursor and LM Studio.</source>
+        <translation>Les serveurs MCP s&apos;exécutent sur cet ordinateur avec vos droits, pas dans le bac à sable : n&apos;ajoutez que des serveurs de confiance. Leurs outils sont proposés à l&apos;agent à côté des siens ; les appels de chaque serveur attendent votre accord comme réglé ci-dessous. La liste est %1, dans la notation « mcpServers » de Claude Desktop, Cursor et LM Studio.</translation>
+    </message>
+    <message>
+        <source>Left as they are (not understood): %1</source>
+        <translation>Laissés tels quels (non compris) : %1</translation>
+    </message>
+    <message>
+        <source>Program (stdio)</source>
+        <translation>Programme (stdio)</translation>
+    </message>
+    <message>
+        <source>Address (Streamable HTTP)</source>
+        <translation>Adresse (Streamable HTTP)</translation>
+    </message>
+    <message>
+        <source>Ask before every call</source>
+        <translation>Demander avant chaque appel</translation>
+    </message>
+    <message>
+        <source>Ask once per conversation</source>
+        <translation>Demander une fois par conversation</translation>
+    </message>
+    <message>
+        <source>Never ask</source>
+        <translation>Ne jamais demander</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nom</translation>
+    </message>
+    <message>
+        <source>Runs as</source>
+        <translation>S&apos;exécute comme</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>Commande</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>Arguments</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>Environnement</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <source>Headers</source>
+        <translation>En-têtes</translation>
+    </message>
+    <message>
+        <source>Approval</source>
+        <translation>Approbation</translation>
+    </message>
+    <message>
+        <source>Time limit</source>
+        <translation>Délai</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Ajouter</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Retirer</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>Tester</translation>
+    </message>
+    <message>
+        <source>MCP server &quot;%1&quot;: a name is 1 to 64 letters, digits, &apos;_&apos; or &apos;-&apos;</source>
+        <translation>Serveur MCP « %1 » : un nom compte de 1 à 64 lettres, chiffres, « _ » ou « - »</translation>
+    </message>
+    <message>
+        <source>Two MCP servers are named &quot;%1&quot;</source>
+        <translation>Deux serveurs MCP s&apos;appellent « %1 »</translation>
+    </message>
+    <message>
+        <source>MCP server &quot;%1&quot;: %2</source>
+        <translation>Serveur MCP « %1 » : %2</translation>
+    </message>
+    <message>
+        <source>Starting %1…</source>
+        <translation>Démarrage de %1…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Answered: %1 %2, MCP %3, %n tool(s):</source>
+        <translation>
+            <numerusform>Réponse : %1 %2, MCP %3, %n outil :</numerusform>
+            <numerusform>Réponse : %1 %2, MCP %3, %n outils :</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Did not answer: %1</source>
+        <translation>Pas de réponse : %1</translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::PromptEdit</name>
@@ -1454,6 +1660,10 @@ La construction de l’environnement utilise le réseau ; les exécutions resten
     <message>
         <source>The wheelhouse must be a folder: %1</source>
         <translation>Le wheelhouse doit être un dossier : %1</translation>
+    </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>Serveurs MCP</translation>
     </message>
 </context>
 <context>

@@ -31,10 +31,10 @@ const QString LastNotebookFolderKey = QStringLiteral("window/lastNotebookFolder"
 void MainWindow::addNotebookActions(QMenu *file)
 {
     m_cellQueue = new CellQueue(m_controller, this);
-    QAction *open = file->addAction(tr("Open &Notebook…"), this, &MainWindow::chooseNotebook);
+    QAction *open = file->addAction(tr("Open No&tebook…"), this, &MainWindow::chooseNotebook);
     open->setObjectName(QStringLiteral("openNotebook"));
     open->setIcon(actionIcon("open"));
-    m_exportNotebook = file->addAction(tr("Export conversation as a &Notebook…"), this, [this] {
+    m_exportNotebook = file->addAction(tr("Export conversation as a Note&book…"), this, [this] {
         exportNotebookRequested(conversationId());
     });
     m_exportNotebook->setObjectName(QStringLiteral("exportNotebook"));
