@@ -271,7 +271,7 @@ Result<McpConfigFile> McpConfigFile::read(const QString &path)
     if (file.size() > MaxBytes)
         return Result<McpConfigFile>::failure(
             QStringLiteral("%1 is larger than 4 MB: not an MCP configuration").arg(path));
-    const Result<McpConfigFile> parsed = parse(file.readAll());
+    Result<McpConfigFile> parsed = parse(file.readAll());
     if (!parsed)
         return Result<McpConfigFile>::failure(
             QStringLiteral("%1 cannot be read: %2").arg(path, parsed.error()));

@@ -152,7 +152,8 @@ nlohmann::json McpTool::resultJson(
             2, ' ', false, nlohmann::json::error_handler_t::replace));
     const QString whole = parts.join(QLatin1Char('\n'));
     const QString text = Tools::clipMiddle(whole, outputLimit);
-    const bool isError = callResult.value("isError", false) == true;
+    const auto flag = callResult.find("isError");
+    const bool isError = flag != callResult.end() && flag->is_boolean() && flag->get<bool>();
     nlohmann::json result
         = isError ? Tools::errorJson(text.isEmpty() ? QStringLiteral("the tool failed") : text)
                   : Tools::okJson(0);

@@ -306,7 +306,7 @@ Result<bool> McpPage::save()
     const QString found = problem();
     if (!found.isEmpty())
         return Result<bool>::failure(found);
-    const Result<bool> written = m_file.write(m_path);
+    Result<bool> written = m_file.write(m_path);
     if (written)
         m_saved = m_file.serialize();
     return written;
