@@ -18,6 +18,10 @@ SANDCASTLE_PACKAGES=(
     nodejs npm python3-nbformat
 )
 
+# Packages that another source may provide as a command instead: NodeSource's nodejs carries
+# its own npm and conflicts with Debian's, so a working command counts as installed.
+declare -A SANDCASTLE_PACKAGE_COMMANDS=([nodejs]=node [npm]=npm)
+
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
@@ -36,6 +40,10 @@ install_packages() {
     local missing=()
     local pkg
     for pkg in "${SANDCASTLE_PACKAGES[@]}"; do
+        local cmd="${SANDCASTLE_PACKAGE_COMMANDS[$pkg]:-}"
+        if [[ -n "$cmd" ]] && command -v "$cmd" >/dev/null 2>&1 && "$cmd" --version >/dev/null 2>&1; then
+            continue
+        fi
         if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
             missing+=("$pkg")
         fi
