@@ -136,7 +136,7 @@ Result<bool> TarExtractor::feed(const QByteArray &bytes)
 {
     if (!m_error.isEmpty())
         return Result<bool>::failure(m_error);
-    const Result<bool> fed = m_reader.feed(bytes);
+    Result<bool> fed = m_reader.feed(bytes);
     if (!m_error.isEmpty()) {
         closeCurrent(false);
         return Result<bool>::failure(m_error);
@@ -148,7 +148,7 @@ Result<bool> TarExtractor::finish()
 {
     if (!m_error.isEmpty())
         return Result<bool>::failure(m_error);
-    const Result<bool> done = m_reader.finish();
+    Result<bool> done = m_reader.finish();
     closeCurrent(done.isOk());
     return done;
 }

@@ -222,7 +222,7 @@ Result<bool> TarReader::feed(const QByteArray &bytes)
         if (m_buffer.size() < Tar::BlockSize)
             break;
         const QByteArray block = std::exchange(m_buffer, QByteArray());
-        const Result<bool> taken = takeHeader(block);
+        Result<bool> taken = takeHeader(block);
         if (!taken)
             return taken;
     }
