@@ -1,5 +1,6 @@
 #include "kernelprotocol.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -27,19 +28,23 @@ QString stringField(const QJsonObject &obj, const QString &key)
 
 } // namespace
 
-QByteArray KernelProtocol::encodeRun(qint64 id, const QString &code)
+QByteArray KernelProtocol::encodeRun(qint64 id, const QString &code, bool reportFiles)
 {
-    const QJsonObject request{{QStringLiteral("op"), QStringLiteral("run")},
-                              {QStringLiteral("id"), id},
-                              {QStringLiteral("code"), code}};
+    QJsonObject request{{QStringLiteral("op"), QStringLiteral("run")},
+                        {QStringLiteral("id"), id},
+                        {QStringLiteral("code"), code}};
+    if (reportFiles)
+        request.insert(QStringLiteral("files"), true);
     return QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n';
 }
 
-QByteArray KernelProtocol::encodeShell(qint64 id, const QString &command)
+QByteArray KernelProtocol::encodeShell(qint64 id, const QString &command, bool reportFiles)
 {
-    const QJsonObject request{{QStringLiteral("op"), QStringLiteral("shell")},
-                              {QStringLiteral("id"), id},
-                              {QStringLiteral("command"), command}};
+    QJsonObject request{{QStringLiteral("op"), QStringLiteral("shell")},
+                        {QStringLiteral("id"), id},
+                        {QStringLiteral("command"), command}};
+    if (reportFiles)
+        request.insert(QStringLiteral("files"), true);
     return QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n';
 }
 
@@ -168,6 +173,35 @@ QList<KernelEvent> KernelProtocol::feed(const QByteArray &bytes)
     return events;
 }
 
+namespace {
+
+// A Files event; entries that are not [path, type, size, mtime] with a one-letter type are
+// dropped (the host checks every path again before it writes anything).
+void readFileReport(const QJsonObject &obj, KernelEvent &event)
+{
+    event.type = KernelEvent::Type::Files;
+    event.overflow = obj.value(QStringLiteral("overflow")).toBool();
+    const QJsonArray changed = obj.value(QStringLiteral("changed")).toArray();
+    event.changed.reserve(changed.size());
+    for (const QJsonValue &value : changed) {
+        const QJsonArray entry = value.toArray();
+        const QString type = entry.at(1).toString();
+        if (entry.size() != 4 || !entry.at(0).isString() || type.size() != 1
+            || !QStringLiteral("fdlo").contains(type))
+            continue;
+        event.changed.append({entry.at(0).toString(),
+                              char(type.at(0).toLatin1()),
+                              entry.at(2).toInteger(),
+                              entry.at(3).toInteger()});
+    }
+    for (const QJsonValue &value : obj.value(QStringLiteral("removed")).toArray()) {
+        if (value.isString())
+            event.removed << value.toString();
+    }
+}
+
+} // namespace
+
 KernelEvent KernelProtocol::parseLine(const QByteArray &line)
 {
     KernelEvent event;
@@ -195,6 +229,8 @@ KernelEvent KernelProtocol::parseLine(const QByteArray &line)
         event.error = stringField(obj, QStringLiteral("error"));
         event.exitCode = obj.value(QStringLiteral("exit_code"))
                              .toInt(event.status == QLatin1String("ok") ? 0 : 1);
+    } else if (ev == QLatin1String("files")) {
+        readFileReport(obj, event);
     } else if (ev == QLatin1String("protocol_error")) {
         event.type = KernelEvent::Type::ProtocolError;
         event.text = stringField(obj, QStringLiteral("message"));

@@ -5,13 +5,23 @@
 #include <QByteArray>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 namespace Sandcastle {
+
+// One entry of a kernel's file report: what a run left at a path of /workspace.
+struct ReportedFile
+{
+    QString path;
+    char type = 'f'; // f file, d folder, l link, o anything else
+    qint64 size = 0;
+    qint64 mtime = 0; // seconds
+};
 
 // One message from the in-container kernel (sandbox/image/kernel.py).
 struct KernelEvent
 {
-    enum class Type { Ready, Output, Done, ProtocolError, Invalid };
+    enum class Type { Ready, Output, Done, Files, ProtocolError, Invalid };
     Type type = Type::Invalid;
     qint64 id = 0;
     OutputStream stream = OutputStream::Stdout;
@@ -19,6 +29,11 @@ struct KernelEvent
     QString status;   // Done: "ok" or "error"
     QString error;    // Done: the traceback
     int exitCode = 0; // Done: 0, 1 for an exception, or the code given to SystemExit
+    // Files: what the run changed and removed in /workspace since the kernel last looked;
+    // overflow when it was too much to list (the host then lists the volume itself).
+    QList<ReportedFile> changed;
+    QStringList removed;
+    bool overflow = false;
 };
 
 // The host side of the kernel's protocol: encodes requests (JSON lines) and splits the
@@ -33,8 +48,9 @@ class KernelProtocol
 public:
     static constexpr qint64 kMaxFrameBytes = 64LL * 1024 * 1024;
 
-    static QByteArray encodeRun(qint64 id, const QString &code);
-    static QByteArray encodeShell(qint64 id, const QString &command);
+    // reportFiles: the kernel sends a Files event before Done (copy mode).
+    static QByteArray encodeRun(qint64 id, const QString &code, bool reportFiles = false);
+    static QByteArray encodeShell(qint64 id, const QString &command, bool reportFiles = false);
     static QByteArray encodeInterrupt();
     // What the kernel sends for output (kernel.py does the same), for tests.
     static QByteArray encodeOutput(qint64 id, OutputStream stream, const QByteArray &bytes);

@@ -23,6 +23,50 @@ private Q_SLOTS:
                  QStringLiteral("print('a')\nprint(\"é\")"));
     }
 
+    void asksForAFileReportOnlyInCopyMode()
+    {
+        const QJsonObject plain
+            = QJsonDocument::fromJson(KernelProtocol::encodeRun(1, QStringLiteral("1"))).object();
+        QVERIFY(!plain.contains(QStringLiteral("files")));
+        const QJsonObject run
+            = QJsonDocument::fromJson(KernelProtocol::encodeRun(2, QStringLiteral("1"), true))
+                  .object();
+        QCOMPARE(run.value(QStringLiteral("files")).toBool(), true);
+        const QJsonObject shell
+            = QJsonDocument::fromJson(KernelProtocol::encodeShell(3, QStringLiteral("ls"), true))
+                  .object();
+        QCOMPARE(shell.value(QStringLiteral("op")).toString(), QStringLiteral("shell"));
+        QCOMPARE(shell.value(QStringLiteral("files")).toBool(), true);
+    }
+
+    void readsAFileReportAndDropsMalformedEntries()
+    {
+        KernelProtocol protocol;
+        const QList<KernelEvent> events = protocol.feed(QByteArrayLiteral(
+            "{\"ev\":\"files\",\"id\":4,\"changed\":[[\"out/a.csv\",\"f\",12,1700000000],"
+            "[\"out\",\"d\",4096,1700000000],[\"evil\",\"l\",7,1],[\"x\",\"fifo\",0,0],"
+            "[\"short\",\"f\",1],[5,\"f\",1,1],\"junk\"],"
+            "\"removed\":[\"old.txt\",7,\"line\\nbreak\"],\"overflow\":false}\n"
+            "{\"ev\":\"files\",\"id\":5,\"changed\":[],\"removed\":[],\"overflow\":true}\n"));
+        QCOMPARE(events.size(), 2);
+        const KernelEvent &report = events.at(0);
+        QCOMPARE(report.type, KernelEvent::Type::Files);
+        QCOMPARE(report.id, 4);
+        QCOMPARE(report.changed.size(), 3);
+        QCOMPARE(report.changed.at(0).path, QStringLiteral("out/a.csv"));
+        QCOMPARE(report.changed.at(0).type, 'f');
+        QCOMPARE(report.changed.at(0).size, 12);
+        QCOMPARE(report.changed.at(0).mtime, 1700000000);
+        QCOMPARE(report.changed.at(1).type, 'd');
+        QCOMPARE(report.changed.at(2).type, 'l');
+        QCOMPARE(report.removed,
+                 QStringList({QStringLiteral("old.txt"), QStringLiteral("line\nbreak")}));
+        QVERIFY(!report.overflow);
+        QCOMPARE(events.at(1).type, KernelEvent::Type::Files);
+        QVERIFY(events.at(1).overflow);
+        QVERIFY(events.at(1).changed.isEmpty());
+    }
+
     void splitsEventsAcrossArbitraryReads()
     {
         const QByteArray stream = QByteArrayLiteral(

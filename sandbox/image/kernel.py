@@ -13,6 +13,12 @@ Protocol (JSON lines in each direction, and output as binary frames):
                   {"ev": "done", "id": 7, "status": "ok", "exit_code": 0}
                   {"ev": "done", "id": 7, "status": "error", "exit_code": 1,
                    "error": "Traceback ..."}       (exit_code is SystemExit's code if raised)
+                  {"ev": "files", "id": 7, "changed": [["a/b.csv", "f", 12, 1764000000]],
+                   "removed": ["old.txt"], "overflow": false}
+                                   before "done", when the request had "files": true (a remote
+                                   engine's copy mode): what the run changed in /workspace
+                                   against the kernel's last look, so that the host fetches
+                                   only that, without another `docker exec`
 
 File descriptors 1 and 2 are redirected into pipes that reader threads forward as output
 frames (raw bytes: the host decodes them, so a flood costs no JSON on either side), so output
@@ -177,6 +183,65 @@ def _reader(requests, inbox, state):
     inbox.put(None)
 
 
+_REPORT_LIMIT = 20000  # changed entries in one report; past it the host lists the volume itself
+_REPORT_SECONDS = 5.0
+
+
+def _look(root):
+    """path -> (type, size, mtime seconds) of everything under root but .sandcastle; None when
+    it took too long (a run that made a million files): the host then lists the volume."""
+    found = {}
+    stack = [""]
+    deadline = time.monotonic() + _REPORT_SECONDS
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = os.scandir(os.path.join(root, folder) if folder else root)
+        except OSError:
+            continue
+        with entries:
+            for entry in entries:
+                path = folder + "/" + entry.name if folder else entry.name
+                if path == ".sandcastle":
+                    continue
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    kind = "d"
+                    stack.append(path)
+                elif entry.is_file(follow_symlinks=False):
+                    kind = "f"
+                elif entry.is_symlink():
+                    kind = "l"
+                else:
+                    kind = "o"
+                found[path] = (kind, st.st_size if kind == "f" else 0, int(st.st_mtime))
+        if time.monotonic() > deadline:
+            return None
+    return found
+
+
+def _file_report(state, run_id):
+    now = _look(_WORKSPACE)
+    before = state.get("files")
+    state["files"] = now
+    report = {"ev": "files", "id": run_id, "changed": [], "removed": [], "overflow": False}
+    if now is None or before is None:
+        report["overflow"] = True
+        return report
+    for path, value in now.items():
+        if before.get(path) != value:
+            report["changed"].append([path, value[0], value[1], value[2]])
+            if len(report["changed"]) > _REPORT_LIMIT:
+                return {"ev": "files", "id": run_id, "changed": [], "removed": [], "overflow": True}
+    report["removed"] = [path for path in before if path not in now][:_REPORT_LIMIT]
+    if len(report["removed"]) >= _REPORT_LIMIT:
+        report = {"ev": "files", "id": run_id, "changed": [], "removed": [], "overflow": True}
+    return report
+
+
 def _kill_group(pgid, seconds):
     """SIGKILL the process group until it is empty (a fork bomb refills it while it can)."""
     deadline = time.monotonic() + seconds
@@ -274,6 +339,8 @@ def main():
             channel.send({"ev": "protocol_error", "message": message or str(exc)})
             continue
         state["run_id"] = run_id
+        if request.get("files") and "files" not in state:
+            state["files"] = _look(_WORKSPACE)  # the baseline the first report compares with
         for forwarder in forwarders:
             forwarder.run_id = run_id
             forwarder.drained.clear()
@@ -322,6 +389,11 @@ def main():
             os.write(fd, _END)
         for forwarder in forwarders:
             forwarder.drained.wait(5)
+        if request.get("files"):
+            try:
+                channel.send(_file_report(state, run_id))
+            except Exception:
+                state.pop("files", None)
         done = {"ev": "done", "id": run_id, "status": status, "exit_code": exit_code}
         if error is not None:
             done["error"] = error
