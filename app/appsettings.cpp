@@ -93,6 +93,7 @@ const std::vector<SettingKey> &settingKeys()
         field("sandbox/image", &AppSettings::image),
         field("sandbox/engine", &AppSettings::engine),
         field("sandbox/context", &AppSettings::engineContext),
+        field("sandbox/workspaceMode", &AppSettings::workspaceMode),
         field("sandbox/timeoutS", &AppSettings::runTimeoutS),
         field("sandbox/memory", &AppSettings::memory),
         field("sandbox/cpus", &AppSettings::cpus),
@@ -150,6 +151,10 @@ AppSettings AppSettings::load()
     s.thinkingBudget = s.thinkingBudget < 1024 ? 0 : std::min(s.thinkingBudget, 128000);
     env("SANDCASTLE_IMAGE", s.image);
     env("SANDCASTLE_ENGINE", s.engine);
+    env("SANDCASTLE_CONTEXT", s.engineContext);
+    env("SANDCASTLE_WORKSPACE_MODE", s.workspaceMode);
+    if (!SandboxConfig::parseWorkspaceMode(s.workspaceMode))
+        s.workspaceMode = QStringLiteral("auto");
     if (s.maxTurns < 1)
         s.maxTurns = 1;
     s.modelIdleTimeoutS = qBound(1, s.modelIdleTimeoutS, 3600);
@@ -237,6 +242,8 @@ SandboxConfig AppSettings::sandboxConfig(const QString &conversationId,
     config.runtime = runtime;
     config.fresh = fresh;
     config.context = engineContext;
+    config.workspaceMode = SandboxConfig::parseWorkspaceMode(workspaceMode)
+                               .value_or(SandboxConfig::WorkspaceMode::Auto);
     if (personsFolder)
         config.useOpenedFolder();
     return config;

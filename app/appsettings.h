@@ -27,6 +27,9 @@ struct AppSettings
     QString image = QStringLiteral("sandcastle-sandbox:latest");
     QString engine = QStringLiteral("docker");
     QString engineContext; // docker --context; empty for the default
+    // How the workspace reaches the sandbox: "auto" (bound on a local daemon, copied to a
+    // remote one), "bind" or "copy".
+    QString workspaceMode = QStringLiteral("auto");
     QString dataDir;
     // Seconds without a byte from the model server before the answer is given up (slow local
     // models may need more).

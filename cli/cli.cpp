@@ -32,8 +32,45 @@ int usageFailure(const QString &message)
     return usageError(message);
 }
 
-int run(const QStringList &args)
+QString takeEngineOptions(QStringList &args)
 {
+    const QList<QPair<QString, const char *>> options{
+        {QStringLiteral("--engine"), "SANDCASTLE_ENGINE"},
+        {QStringLiteral("--context"), "SANDCASTLE_CONTEXT"}};
+    for (int i = 0; i < args.size();) {
+        bool taken = false;
+        for (const auto &[name, variable] : options) {
+            QString value;
+            if (args.at(i) == name) {
+                if (i + 1 >= args.size() || args.at(i + 1).isEmpty()
+                    || args.at(i + 1).startsWith(QLatin1Char('-')))
+                    return QStringLiteral("%1 needs a value").arg(name);
+                value = args.at(i + 1);
+                args.remove(i, 2);
+            } else if (args.at(i).startsWith(name + QLatin1Char('='))) {
+                value = args.at(i).mid(name.size() + 1);
+                if (value.isEmpty())
+                    return QStringLiteral("%1 needs a value").arg(name);
+                args.remove(i);
+            } else {
+                continue;
+            }
+            qputenv(variable, value.toUtf8());
+            taken = true;
+            break;
+        }
+        if (!taken)
+            ++i;
+    }
+    return {};
+}
+
+int run(const QStringList &arguments)
+{
+    QStringList args = arguments;
+    const QString engineProblem = takeEngineOptions(args);
+    if (!engineProblem.isEmpty())
+        return usageError(engineProblem);
     if (args.isEmpty())
         return usageError(QStringLiteral("no command given"));
     const QString &command = args.first();

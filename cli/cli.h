@@ -17,4 +17,10 @@ int usageFailure(const QString &message);
 // Exit codes follow architecture.md §5.
 int run(const QStringList &args);
 
+// --engine NAME and --context NAME, anywhere on the line (--name=VALUE too): taken out of the
+// arguments into the environment the settings read (SANDCASTLE_ENGINE, SANDCASTLE_CONTEXT), so
+// that every command, the window and the engines they start use them. Empty when they were
+// well formed; otherwise what was wrong.
+QString takeEngineOptions(QStringList &args);
+
 } // namespace Sandcastle::Cli

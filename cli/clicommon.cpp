@@ -93,11 +93,13 @@ QString usageText()
         "       sandcastle checkpoints undo ID N | restore ID N [--before] [--yes] [--json]\n"
         "       sandcastle exec [--fresh] [--timeout S] [--memory SIZE] [--network]\n"
         "                       [--workspace DIR] FILE|-\n"
-        "       sandcastle image build\n"
+        "       sandcastle image build|send\n"
         "       sandcastle env build|show [--workspace DIR] [--wheelhouse DIR] [--timeout S]\n"
         "                       [--yes] [--json]\n"
         "       sandcastle doctor\n"
-        "       sandcastle [--workspace DIR]     the window (and Qt's options: -platform, …)\n");
+        "       sandcastle [--workspace DIR]     the window (and Qt's options: -platform, …)\n"
+        "every command takes --engine docker|podman|PATH and --context NAME (a docker context\n"
+        "or a podman connection), as the settings' engine and context\n");
 }
 
 int usageError(const QString &message)

@@ -56,6 +56,7 @@ std::optional<int> parseExec(const QStringList &args, SandboxConfig &config, QBy
                                      ? QDir(parser.value(workspace)).absolutePath()
                                      : settings.workspaceFor(id);
     config = settings.sandboxConfig(id, workspaceDir, parser.isSet(workspace));
+    config.keepsVolume = false; // one run: a remote engine's volume goes with the container
     // A folder of the person's with requirements.txt or apt.txt runs in its environment.
     if (parser.isSet(workspace))
         config.image = projectImage(settings, workspaceDir);

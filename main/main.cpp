@@ -29,10 +29,18 @@ void setIdentity()
 
 int main(int argc, char *argv[])
 {
-    if (argc > 1 && Sandcastle::Cli::isCommand(QString::fromLocal8Bit(argv[1]))) {
+    // --engine and --context go to the environment first: the commands and the window both
+    // read them from there.
+    QStringList args;
+    for (int i = 1; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+    const QString engineProblem = Sandcastle::Cli::takeEngineOptions(args);
+    if (!engineProblem.isEmpty())
+        return Sandcastle::Cli::usageFailure(engineProblem);
+    if (!args.isEmpty() && Sandcastle::Cli::isCommand(args.first())) {
         QCoreApplication app(argc, argv);
         setIdentity();
-        return Sandcastle::Cli::run(QCoreApplication::arguments().mid(1));
+        return Sandcastle::Cli::run(args);
     }
 
     setIdentity();
@@ -40,9 +48,6 @@ int main(int argc, char *argv[])
     // sandcastle [--workspace DIR] [Qt's options]: the window. Anything else (a mistyped
     // command, an unknown option) is said with the usage, exit 2; a refused folder too, all
     // before anything opens.
-    QStringList args;
-    for (int i = 1; i < argc; ++i)
-        args << QString::fromLocal8Bit(argv[i]);
     const Sandcastle::Cli::WindowArguments parsed = Sandcastle::Cli::parseWindowArguments(args);
     if (!parsed.ok())
         return Sandcastle::Cli::usageFailure(parsed.error);

@@ -6,6 +6,30 @@
 
 namespace Sandcastle {
 
+namespace {
+
+// The line of an engine's or ssh's message worth showing: what ssh said after "stderr=", else
+// the last line that is not a probe's own complaint.
+QString remoteWords(const QString &text)
+{
+    QString said;
+    const QStringList lines = text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (const QString &line : lines) {
+        if (!line.trimmed().startsWith(QLatin1String("cat:")))
+            said = line.trimmed();
+    }
+    const qsizetype stderrAt = said.lastIndexOf(QLatin1String("stderr="));
+    if (stderrAt >= 0 && stderrAt + 7 < said.size())
+        return said.mid(stderrAt + 7).trimmed().left(300);
+    // docker's "command [ssh … dial-stdio] has exited with signal: killed, make sure …"
+    const qsizetype exited = said.indexOf(QLatin1String("] has exited with "));
+    if (said.contains(QLatin1String("command [ssh")) && exited > 0)
+        return QStringLiteral("ssh") + said.mid(exited + 1).section(QLatin1Char(','), 0, 0);
+    return said.left(300);
+}
+
+} // namespace
+
 void describeKernelEnd(const KernelEnd &end, ExecutionResult &result)
 {
     result.stateLost = true;
@@ -34,6 +58,22 @@ void describeKernelEnd(const KernelEnd &end, ExecutionResult &result)
         result.error = QStringLiteral("the run used more memory than the sandbox allows (%1) and "
                                       "was killed; variables are gone")
                            .arg(end.memory);
+    } else if ((end.death == KernelDeath::DaemonGone || end.death == KernelDeath::ContainerGone
+                || end.death == KernelDeath::Gone)
+               && !end.remote.isEmpty()) {
+        // A remote engine: the connection may be what went, not the daemon or the kernel.
+        result.status = ExecutionResult::Status::Killed;
+        result.exitCode = 137;
+        const bool daemon = end.death == KernelDeath::DaemonGone;
+        const QString said = remoteWords(daemon ? end.engineSaid : end.diagnostics);
+        result.error = (daemon ? QStringLiteral("lost %1 during the run (the connection broke or "
+                                                "the daemon stopped)")
+                               : QStringLiteral("the run's connection to %1 ended early (the "
+                                                "connection broke, or the sandbox stopped)"))
+                           .arg(end.remote)
+                       + (said.isEmpty() ? QString() : QStringLiteral(": ") + said)
+                       + QStringLiteral("; variables are gone, nothing here was lost, and the "
+                                        "next run connects again and starts a new sandbox");
     } else if (end.death == KernelDeath::DaemonGone || end.death == KernelDeath::ContainerGone) {
         result.status = ExecutionResult::Status::Killed;
         result.exitCode = 137;
@@ -75,8 +115,12 @@ KernelDeath deathFromOomProbe(const QByteArray &stdoutData,
     // cat fails on the cgroup version the host does not have, after the other file: the count
     // is what matters.
     if (!kills) {
+        // The daemon, or the way to it (ssh, a TCP connection), does not answer.
         return stderrData.contains("Cannot connect to the Docker daemon")
                        || stderrData.contains("Is the docker daemon running")
+                       || stderrData.contains("error during connect")
+                       || stderrData.contains("Connection refused")
+                       || stderrData.contains("connection reset") || stderrData.contains("ssh: ")
                    ? KernelDeath::DaemonGone
                    : KernelDeath::ContainerGone;
     }

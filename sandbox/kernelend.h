@@ -25,6 +25,8 @@ struct KernelEnd
     QString memory;      // the sandbox's memory limit, as configured
     qint64 outputCapBytes = 0;
     QString quotaMessage; // what the workspace quota stopped
+    QString remote;       // a remote engine in words ("the docker daemon at ssh://box"), or empty
+    QString engineSaid;   // what the engine's CLI said when asked about the container
 };
 
 // How the kernel died, from what the engine's readOomCounters() printed (stdout, stderr) about

@@ -1,7 +1,10 @@
 #include "sandboxconfig.h"
 
+#include "daemonendpoint.h"
+
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QRegularExpression>
 
 #include <sys/stat.h>
@@ -15,9 +18,14 @@ SandboxConfig SandboxConfig::fromEnvironment()
     const QString engine = qEnvironmentVariable("SANDCASTLE_ENGINE");
     if (!engine.isEmpty())
         config.engine = engine;
+    config.context = qEnvironmentVariable("SANDCASTLE_CONTEXT");
     const QString image = qEnvironmentVariable("SANDCASTLE_IMAGE");
     if (!image.isEmpty())
         config.image = image;
+    // SANDCASTLE_WORKSPACE_MODE: auto, bind or copy (anything else keeps auto; the commands
+    // that read it check it first and refuse a typo).
+    if (const auto mode = parseWorkspaceMode(qEnvironmentVariable("SANDCASTLE_WORKSPACE_MODE")))
+        config.workspaceMode = *mode;
     return config;
 }
 
@@ -67,16 +75,57 @@ void SandboxConfig::useOpenedFolder()
 
 bool SandboxConfig::daemonIsLocal() const
 {
-    if (!context.isEmpty() && context != QLatin1String("default"))
+    return DaemonEndpoint::sharesFolder(*this);
+}
+
+bool SandboxConfig::copiesWorkspace() const
+{
+    switch (workspaceMode) {
+    case WorkspaceMode::Copy:
+        return true;
+    case WorkspaceMode::Bind:
         return false;
-    const QString host = qEnvironmentVariable("DOCKER_HOST");
-    return host.isEmpty() || host.startsWith(QLatin1String("unix://"));
+    case WorkspaceMode::Auto:
+        break;
+    }
+    return !daemonIsLocal();
+}
+
+QString SandboxConfig::workspaceModeName(WorkspaceMode mode)
+{
+    switch (mode) {
+    case WorkspaceMode::Copy:
+        return QStringLiteral("copy");
+    case WorkspaceMode::Bind:
+        return QStringLiteral("bind");
+    case WorkspaceMode::Auto:
+        break;
+    }
+    return QStringLiteral("auto");
+}
+
+std::optional<SandboxConfig::WorkspaceMode> SandboxConfig::parseWorkspaceMode(const QString &name)
+{
+    for (const WorkspaceMode mode :
+         {WorkspaceMode::Auto, WorkspaceMode::Bind, WorkspaceMode::Copy}) {
+        if (name.compare(workspaceModeName(mode), Qt::CaseInsensitive) == 0)
+            return mode;
+    }
+    return std::nullopt;
+}
+
+QString SandboxConfig::workspaceVolume() const
+{
+    return conversationId.isEmpty() || !keepsVolume
+               ? QString()
+               : QStringLiteral("sandcastle-ws-") + conversationId;
 }
 
 QStringList SandboxConfig::runArguments(const QString &containerName, qint64 ownerPid) const
 {
+    const bool kernelMain = kernelIsMainProcess();
     QStringList args{QStringLiteral("run"),
-                     fresh ? QStringLiteral("--interactive") : QStringLiteral("--detach"),
+                     kernelMain ? QStringLiteral("--interactive") : QStringLiteral("--detach"),
                      QStringLiteral("--pull"),
                      QStringLiteral("never"),
                      QStringLiteral("--name"),
@@ -101,14 +150,21 @@ QStringList SandboxConfig::runArguments(const QString &containerName, qint64 own
          << (user.isEmpty() ? containerUser() : user);
     if (!runtime.isEmpty())
         args << QStringLiteral("--runtime") << runtime;
-    if (!workspace.isEmpty()) {
+    if (!workspace.isEmpty() && copiesWorkspace()) {
+        // The daemon cannot see this machine's folders: a volume holds /workspace, filled and
+        // read back through tar streams (WorkspaceSync).
+        const QString volume = workspaceVolume();
+        args << QStringLiteral("--mount")
+             << QStringLiteral("type=volume,target=/workspace")
+                    + (volume.isEmpty() ? QString() : QStringLiteral(",source=") + volume);
+    } else if (!workspace.isEmpty()) {
         args << QStringLiteral("--mount")
              << QStringLiteral("type=bind,source=") + QDir(workspace).absolutePath()
                     + QStringLiteral(",target=/workspace")
                     + (workspaceReadOnly ? QStringLiteral(",readonly") : QString());
     }
     args << QStringLiteral("--workdir") << QStringLiteral("/workspace");
-    if (fresh) {
+    if (kernelMain) {
         args << QStringLiteral("--rm") << image << QStringLiteral("python3")
              << QStringLiteral("/opt/sandcastle/kernel.py");
     } else {
@@ -121,7 +177,11 @@ QStringList SandboxConfig::engineArguments(const QStringList &args) const
 {
     if (context.isEmpty())
         return args;
-    return QStringList{QStringLiteral("--context"), context} + args;
+    // Podman names its remote endpoints connections; docker, contexts.
+    const bool podman = QFileInfo(engine).fileName().startsWith(QLatin1String("podman"));
+    return QStringList{podman ? QStringLiteral("--connection") : QStringLiteral("--context"),
+                       context}
+           + args;
 }
 
 bool SandboxConfig::needsNewContainer(const SandboxConfig &current) const
@@ -129,7 +189,8 @@ bool SandboxConfig::needsNewContainer(const SandboxConfig &current) const
     return network != current.network || memory != current.memory || runtime != current.runtime
            || image != current.image || fresh != current.fresh || cpus != current.cpus
            || engine != current.engine || context != current.context || user != current.user
-           || workspaceReadOnly != current.workspaceReadOnly;
+           || workspaceReadOnly != current.workspaceReadOnly
+           || copiesWorkspace() != current.copiesWorkspace();
 }
 
 } // namespace Sandcastle

@@ -3,6 +3,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace Sandcastle {
 
 // Everything that decides how a sandbox container is started. The defaults are the hardened
@@ -34,6 +36,14 @@ struct SandboxConfig
     // is stopped; 0 for no quota. Docker cannot limit a bind mount's size.
     qint64 workspaceQuotaBytes = qint64(2) * 1024 * 1024 * 1024;
     int interruptGraceMs = 2000; // after a timeout's interrupt, before docker kill
+    // How the workspace reaches /workspace: Auto binds it when the daemon is on this machine
+    // and copies it otherwise; Copy forces copying (a daemon whose unix socket is local but
+    // whose files are not, as in a namespace or a VM); Bind forces the bind mount.
+    enum class WorkspaceMode { Auto, Bind, Copy };
+    WorkspaceMode workspaceMode = WorkspaceMode::Auto;
+    // Copy mode: the volume outlives the container (a conversation's), or goes with it (a
+    // single `sandcastle exec`).
+    bool keepsVolume = true;
 
     // A memory limit docker accepts: digits with an optional b/k/m/g unit ("512m", "2g").
     static bool isValidMemory(const QString &size);
@@ -53,9 +63,25 @@ struct SandboxConfig
     static FolderAccess folderAccess(uint ownerUid, uint ownerGid, uint hostUid);
     // Applies folderAccess() for `workspace`, a folder of the person's (its owner, from stat).
     void useOpenedFolder();
-    // The daemon is on this machine (no --context, DOCKER_HOST unset or a unix socket): its bind
-    // mount is the host folder itself, so the host sees the container's writes as they happen.
+    // The daemon sees this machine's workspace folder as it is here (DaemonEndpoint asks the
+    // endpoint, once per process): its bind mount is the host folder itself, so the host sees
+    // the container's writes as they happen.
     bool daemonIsLocal() const;
+    // The workspace goes by copy into a volume (WorkspaceMode, else the endpoint decides).
+    bool copiesWorkspace() const;
+    // Fresh mode's container runs the kernel as its main process on the CLI's pipes; in copy
+    // mode it runs like any other (the files come back from it after the run) and goes then.
+    bool kernelIsMainProcess() const
+    {
+        return fresh && (workspace.isEmpty() || !copiesWorkspace());
+    }
+    // "auto", "bind" or "copy"; parse() refuses anything else.
+    static QString workspaceModeName(WorkspaceMode mode);
+    static std::optional<WorkspaceMode> parseWorkspaceMode(const QString &name);
+    // Copy mode's volume: named after the conversation (kept across restarts, removed with it),
+    // or empty without one or when it is not kept (an anonymous volume, removed with the
+    // container).
+    QString workspaceVolume() const;
 
     // uid:gid for the container: the host user's, except that root on the host runs the code
     // as the image's unprivileged user (1000:1000), never as root.

@@ -1,5 +1,7 @@
 #include "sandboxengine.h"
 
+#include "daemonendpoint.h"
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -38,6 +40,16 @@ EngineCommand LocalCliEngine::execKernel(const QString &name) const
                     QStringLiteral("/opt/sandcastle/kernel.py")});
 }
 
+EngineCommand
+LocalCliEngine::execIn(const QString &name, const QStringList &argv, bool withStdin) const
+{
+    QStringList args{QStringLiteral("exec")};
+    if (withStdin)
+        args << QStringLiteral("--interactive");
+    args << QStringLiteral("--workdir") << QStringLiteral("/workspace") << name;
+    return command(args + argv);
+}
+
 EngineCommand LocalCliEngine::killContainer(const QString &name) const
 {
     return command({QStringLiteral("kill"), name});
@@ -45,7 +57,9 @@ EngineCommand LocalCliEngine::killContainer(const QString &name) const
 
 EngineCommand LocalCliEngine::removeContainer(const QString &name) const
 {
-    return command({QStringLiteral("rm"), QStringLiteral("--force"), name});
+    // --volumes: copy mode's anonymous volume goes with it (a conversation's named one stays).
+    return command(
+        {QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("--volumes"), name});
 }
 
 EngineCommand LocalCliEngine::readOomCounters(const QString &name) const
@@ -60,12 +74,41 @@ EngineCommand LocalCliEngine::readOomCounters(const QString &name) const
 QString LocalCliEngine::describeStartFailure(const QByteArray &stderrData) const
 {
     const QString err = QString::fromUtf8(stderrData).trimmed();
+    const bool remote = !m_config.daemonIsLocal();
     if (err.contains(QLatin1String("No such image"))
         || err.contains(QLatin1String("Unable to find image"))
         || err.contains(QLatin1String("pull access denied"))) {
+        if (remote)
+            return QStringLiteral("the sandbox image %1 is not on %2: send it from this machine "
+                                  "with 'sandcastle image send', or build it there with "
+                                  "'sandcastle image build'")
+                .arg(m_config.image, describeEndpoint());
         return QStringLiteral(
                    "the sandbox image %1 is missing; build it with 'sandcastle image build'")
             .arg(m_config.image);
+    }
+    // The way to a remote daemon (ssh, TCP, TLS) failed before the daemon could answer.
+    if (remote
+        && (err.contains(QLatin1String("error during connect"))
+            || err.contains(QLatin1String("ssh: "))
+            || err.contains(QLatin1String("Permission denied (publickey"))
+            || err.contains(QLatin1String("Connection refused"))
+            || err.contains(QLatin1String("connection reset"))
+            || err.contains(QLatin1String("Cannot connect to the Docker daemon")))) {
+        QStringList lines = err.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        // ssh's own words are the most useful line, such as "Permission denied (publickey)".
+        QString said = lines.isEmpty() ? err : lines.last().trimmed();
+        for (const QString &line : lines) {
+            if (line.contains(QLatin1String("Permission denied"))
+                || line.contains(QLatin1String("Connection refused"))
+                || line.contains(QLatin1String("Could not resolve"))
+                || line.contains(QLatin1String("timed out")))
+                said = line.trimmed();
+        }
+        const qsizetype stderrAt = said.lastIndexOf(QLatin1String("stderr="));
+        if (stderrAt >= 0 && stderrAt + 7 < said.size())
+            said = said.mid(stderrAt + 7).trimmed(); // ssh's own words inside docker's
+        return QStringLiteral("could not reach %1: %2").arg(describeEndpoint(), said.left(400));
     }
     if (err.contains(QLatin1String("Cannot connect to the Docker daemon"))
         || err.contains(QLatin1String("Is the docker daemon running")))
@@ -75,10 +118,32 @@ QString LocalCliEngine::describeStartFailure(const QByteArray &stderrData) const
     return QStringLiteral("could not start the sandbox container: ") + err;
 }
 
+QString LocalCliEngine::describeEndpoint() const
+{
+    // Where the CLI's daemon is, as its context says: a remote one named with its address.
+    const QString host = DaemonEndpoint::hostOf(m_config);
+    const bool remote = !host.isEmpty() && !m_config.daemonIsLocal();
+    if (!m_config.context.isEmpty() && m_config.context != QLatin1String("default"))
+        return remote && !host.startsWith(QLatin1String("unknown-context:"))
+                   ? QStringLiteral("%1 context %2 (%3)")
+                         .arg(m_config.engine, m_config.context, host)
+                   : QStringLiteral("%1 context %2").arg(m_config.engine, m_config.context);
+    if (remote)
+        return QStringLiteral("the %1 daemon at %2").arg(m_config.engine, host);
+    return QStringLiteral("%1 on this machine").arg(m_config.engine);
+}
+
 Result<bool> LocalCliEngine::prepareWorkspace() const
 {
     if (m_config.workspace.isEmpty())
         return Result<bool>::ok(true);
+    if (m_config.copiesWorkspace()) {
+        // Nothing of this folder is mounted: it only has to be there to be read and written.
+        if (!QDir().mkpath(m_config.workspace))
+            return Result<bool>::failure(QStringLiteral("cannot create the workspace folder ")
+                                         + m_config.workspace);
+        return Result<bool>::ok(true);
+    }
     if (m_config.workspace.contains(QLatin1Char(','))) {
         return Result<bool>::failure(QStringLiteral("the workspace path must not contain a comma: ")
                                      + m_config.workspace);

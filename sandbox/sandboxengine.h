@@ -41,6 +41,10 @@ public:
     virtual EngineCommand createContainer(const QString &name, qint64 ownerPid) const = 0;
     // The kernel inside a running container, on the command's pipes.
     virtual EngineCommand execKernel(const QString &name) const = 0;
+    // Another program in a running container, in /workspace, with the command's stdin open
+    // when `withStdin` (copy mode's tar streams and listings go through this).
+    virtual EngineCommand
+    execIn(const QString &name, const QStringList &argv, bool withStdin) const = 0;
     // Kills the container's processes: killing the CLI that exec'd the kernel would not.
     virtual EngineCommand killContainer(const QString &name) const = 0;
     virtual EngineCommand removeContainer(const QString &name) const = 0;
@@ -49,26 +53,36 @@ public:
     virtual EngineCommand readOomCounters(const QString &name) const = 0;
     // Why the container could not be created, in words a person can act on.
     virtual QString describeStartFailure(const QByteArray &stderrData) const = 0;
+    // The engine in a few words for messages: "the docker daemon at ssh://build-box",
+    // "docker context gpu", "docker on this machine".
+    virtual QString describeEndpoint() const = 0;
 
     // The engine a session with this configuration uses.
     static std::unique_ptr<SandboxEngine> forConfig(const SandboxConfig &config);
 };
 
-// The docker (or podman) CLI talking to a daemon on this machine, through --context or
-// DOCKER_HOST if set: the workspace is bind-mounted.
+// The docker (or podman) CLI talking to its daemon, through --context or DOCKER_HOST if set:
+// the workspace is bind-mounted when the daemon is on this machine, and copied into a volume
+// (WorkspaceSync) when it is not or the configuration says so.
 class LocalCliEngine final : public SandboxEngine
 {
 public:
     explicit LocalCliEngine(SandboxConfig config);
 
-    WorkspaceStrategy workspaceStrategy() const override { return WorkspaceStrategy::Bind; }
+    WorkspaceStrategy workspaceStrategy() const override
+    {
+        return m_config.copiesWorkspace() ? WorkspaceStrategy::Copy : WorkspaceStrategy::Bind;
+    }
     Result<bool> prepareWorkspace() const override;
     EngineCommand createContainer(const QString &name, qint64 ownerPid) const override;
     EngineCommand execKernel(const QString &name) const override;
+    EngineCommand
+    execIn(const QString &name, const QStringList &argv, bool withStdin) const override;
     EngineCommand killContainer(const QString &name) const override;
     EngineCommand removeContainer(const QString &name) const override;
     EngineCommand readOomCounters(const QString &name) const override;
     QString describeStartFailure(const QByteArray &stderrData) const override;
+    QString describeEndpoint() const override;
 
 private:
     EngineCommand command(const QStringList &arguments) const;

@@ -2,6 +2,7 @@
 
 #include "blockingjobs.h"
 #include "pathguard.h"
+#include "workspacesync.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -83,9 +84,20 @@ void SandboxSession::start()
                           .arg(QCoreApplication::applicationPid())
                           .arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
     setState(State::Starting);
+    if (m_engine->workspaceStrategy() == WorkspaceStrategy::Copy && !m_config.workspace.isEmpty()) {
+        // One sync per conversation's volume, kept across containers: a new one resumes.
+        if (m_sync && !WorkspaceSync::sameVolume(m_sync->config(), m_config))
+            delete m_sync;
+        if (!m_sync)
+            m_sync = new WorkspaceSync(m_config, this);
+        m_sync->setContainer(m_containerName);
+    } else {
+        delete m_sync;
+    }
     const EngineCommand create
         = m_engine->createContainer(m_containerName, QCoreApplication::applicationPid());
-    if (m_config.fresh) {
+    m_kernelIsMain = m_config.kernelIsMainProcess();
+    if (m_kernelIsMain) {
         // The container's main process is the kernel itself, on this process's pipes.
         startKernel();
         startProcess(m_kernel, create);
@@ -120,8 +132,24 @@ void SandboxSession::onContainerStarted(int exitCode, const QByteArray &stderrDa
         failStart(m_engine->describeStartFailure(stderrData));
         return;
     }
-    startKernel();
-    startProcess(m_kernel, m_engine->execKernel(m_containerName));
+    if (!m_sync) {
+        startKernel();
+        startProcess(m_kernel, m_engine->execKernel(m_containerName));
+        return;
+    }
+    // The engine cannot see this folder: it goes into the volume before the kernel starts.
+    const QString container = m_containerName;
+    m_sync->pushAll([this, container](const Result<bool> &sent) {
+        if (m_state != State::Starting || m_containerName != container)
+            return;
+        if (!sent) {
+            failStart(QStringLiteral("could not send the workspace to %1: %2")
+                          .arg(m_engine->describeEndpoint(), sent.error()));
+            return;
+        }
+        startKernel();
+        startProcess(m_kernel, m_engine->execKernel(m_containerName));
+    });
 }
 
 void SandboxSession::startKernel()
@@ -211,20 +239,17 @@ void SandboxSession::handleEvent(const KernelEvent &event)
         } else {
             result.status = ExecutionResult::Status::Error;
         }
-        if (m_config.fresh) {
-            // One run per container: let this one go (stdin closed, the kernel exits and
-            // --rm removes it) before anyone can submit the next run.
-            QProcess *kernel = m_kernel;
-            m_kernel = nullptr;
-            kernel->disconnect(this);
-            kernel->closeWriteChannel();
-            connect(kernel, &QProcess::finished, kernel, &QObject::deleteLater);
-            removeContainerAsync();
-            setState(State::Stopped);
-        }
+        // One run per container: let this one go before anyone can submit the next run (in
+        // copy mode once its files are back).
+        if (m_kernelIsMain)
+            retireFreshContainer();
         finishRun(result);
         break;
     }
+    case KernelEvent::Type::Files:
+        if (m_running && event.id == m_runId && m_sync)
+            m_report = event;
+        break;
     case KernelEvent::Type::ProtocolError:
     case KernelEvent::Type::Invalid:
         qWarning("sandbox kernel: %s", qPrintable(event.text));
@@ -262,7 +287,7 @@ void SandboxSession::submit(const PendingRun &run)
         start();
 }
 
-void SandboxSession::dispatch(const PendingRun &run)
+void SandboxSession::sendRun(const PendingRun &run)
 {
     m_running = true;
     m_stopReason = StopReason::None;
@@ -271,7 +296,8 @@ void SandboxSession::dispatch(const PendingRun &run)
     ++m_runId;
     m_current = ExecutionResult();
     m_batcher.take();
-    m_files.begin(m_config.workspace);
+    if (!m_sync)
+        m_files.begin(m_config.workspace);
     openSpillLog();
     setState(State::Running);
     m_elapsed.start();
@@ -279,8 +305,10 @@ void SandboxSession::dispatch(const PendingRun &run)
         m_timeoutTimer.start(run.timeoutMs);
     if (m_config.workspaceQuotaBytes > 0 && !m_config.workspace.isEmpty())
         m_quotaTimer.start();
-    m_kernel->write(run.shell ? KernelProtocol::encodeShell(m_runId, run.code)
-                              : KernelProtocol::encodeRun(m_runId, run.code));
+    m_report.reset();
+    const bool report = m_sync != nullptr; // copy mode: the kernel says what the run changed
+    m_kernel->write(run.shell ? KernelProtocol::encodeShell(m_runId, run.code, report)
+                              : KernelProtocol::encodeRun(m_runId, run.code, report));
 }
 
 void SandboxSession::openSpillLog()
@@ -359,11 +387,13 @@ void SandboxSession::finishRun(ExecutionResult result)
     }
     result.durationMs = m_elapsed.isValid() ? m_elapsed.elapsed() : 0;
     result.truncated = result.truncated || m_current.truncated;
-    result.files = m_files.finish();
     result.workspaceNote = m_config.workspaceNote;
-    if (m_state == State::Running)
-        setState(State::Ready);
-    Q_EMIT finished(result);
+    if (!m_sync) {
+        result.files = m_files.finish();
+        completeRun(result);
+        return;
+    }
+    pullThenComplete(result);
 }
 
 void SandboxSession::interrupt()
@@ -446,7 +476,7 @@ void SandboxSession::onKernelFinished(int exitCode)
         kernel->deleteLater();
     const QString diagnostics = QString::fromUtf8(m_kernelStderr).trimmed();
     if (m_state == State::Starting) {
-        failStart(m_config.fresh
+        failStart(m_kernelIsMain
                       ? m_engine->describeStartFailure(m_kernelStderr)
                       : QStringLiteral("the sandbox kernel did not start: ") + diagnostics);
         return;
@@ -454,18 +484,17 @@ void SandboxSession::onKernelFinished(int exitCode)
     // The kernel died on its own. SIGKILL (137) is the memory limit's OOM kill or the code
     // killing its kernel: the container's cgroup counts OOM kills, so ask it before the
     // container goes. If it cannot be asked, the container (or the daemon) is gone.
-    if (m_running && !m_killed && !m_config.fresh && !m_containerName.isEmpty()) {
+    if (m_running && !m_killed && !m_kernelIsMain && !m_containerName.isEmpty()) {
         auto *probe = new QProcess(this);
         const qint64 runId = m_runId;
         connect(probe, &QProcess::finished, this, [this, probe, runId, diagnostics, exitCode] {
             probe->deleteLater();
             if (!m_running || m_runId != runId)
                 return; // stopped meanwhile: that already ended the run
-            const KernelDeath death = deathFromOomProbe(probe->readAllStandardOutput(),
-                                                        probe->readAllStandardError(),
-                                                        exitCode,
-                                                        m_oomKillsSeen);
-            endKernelRun(exitCode, diagnostics, death);
+            const QByteArray said = probe->readAllStandardError();
+            const KernelDeath death
+                = deathFromOomProbe(probe->readAllStandardOutput(), said, exitCode, m_oomKillsSeen);
+            endKernelRun(exitCode, diagnostics, death, QString::fromUtf8(said));
         });
         startProcess(probe, m_engine->readOomCounters(m_containerName));
         QTimer::singleShot(kKillGraceMs, probe, [probe] { probe->kill(); });
@@ -473,10 +502,13 @@ void SandboxSession::onKernelFinished(int exitCode)
     }
     endKernelRun(exitCode,
                  diagnostics,
-                 exitCode == 137 && m_config.fresh ? KernelDeath::OutOfMemory : KernelDeath::Gone);
+                 exitCode == 137 && m_kernelIsMain ? KernelDeath::OutOfMemory : KernelDeath::Gone);
 }
 
-void SandboxSession::endKernelRun(int exitCode, const QString &diagnostics, KernelDeath death)
+void SandboxSession::endKernelRun(int exitCode,
+                                  const QString &diagnostics,
+                                  KernelDeath death,
+                                  const QString &engineSaid)
 {
     const bool wasRunning = m_running;
     removeContainerAsync();
@@ -493,6 +525,9 @@ void SandboxSession::endKernelRun(int exitCode, const QString &diagnostics, Kern
     end.memory = m_config.memory;
     end.outputCapBytes = m_config.outputHardCapBytes;
     end.quotaMessage = quotaMessage();
+    if (m_sync)
+        end.remote = m_engine->describeEndpoint();
+    end.engineSaid = engineSaid;
     describeKernelEnd(end, result);
     finishRun(result);
 }

@@ -7,6 +7,7 @@
 #include "sandboxconfig.h"
 #include "sandboxengine.h"
 #include "workspacechanges.h"
+#include "workspacesync.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -87,9 +88,19 @@ private:
     void startKernel();
     void onKernelOutput();
     void onKernelFinished(int exitCode);
-    void endKernelRun(int exitCode, const QString &diagnostics, KernelDeath death);
+    void endKernelRun(int exitCode,
+                      const QString &diagnostics,
+                      KernelDeath death,
+                      const QString &engineSaid = {});
     void handleEvent(const KernelEvent &event);
     void dispatch(const PendingRun &run);
+    void sendRun(const PendingRun &run);
+    // Copy mode: the run's files come back from the volume before finished() says it ended.
+    void completeRun(ExecutionResult result);
+    // Copy mode: brings the run's files back, then completes it.
+    void pullThenComplete(ExecutionResult result);
+    // Fresh mode: the run's container goes once the run has ended.
+    void retireFreshContainer();
     void flushOutput();
     void appendOutput(OutputStream stream, const QString &text);
     void finishRun(ExecutionResult result);
@@ -129,6 +140,10 @@ private:
     qint64 m_oomKillsSeen = 0;   // the container cgroup's oom_kill count when last asked
     OutputBatcher m_batcher;
     WorkspaceChanges m_files; // which files a run created or changed
+    // Copy mode (a remote engine): the folder and the container's volume kept in step.
+    QPointer<WorkspaceSync> m_sync;
+    std::optional<KernelEvent> m_report; // the current run's file report (copy mode)
+    bool m_kernelIsMain = false;         // fresh mode's kernel is its container's main process
     ExecutionResult m_current;
 };
 

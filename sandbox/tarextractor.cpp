@@ -36,6 +36,17 @@ TarExtractor::~TarExtractor()
     closeCurrent(false);
 }
 
+void TarExtractor::onlyThese(const QStringList &paths)
+{
+    m_asked = QSet<QString>(paths.begin(), paths.end());
+    m_askedFolders.clear();
+    for (const QString &path : paths) {
+        for (qsizetype slash = path.indexOf(QLatin1Char('/')); slash > 0;
+             slash = path.indexOf(QLatin1Char('/'), slash + 1))
+            m_askedFolders.insert(path.left(slash));
+    }
+}
+
 bool TarExtractor::onEntry(const Tar::Entry &entry)
 {
     m_skipping = false;
@@ -56,6 +67,10 @@ bool TarExtractor::onEntry(const Tar::Entry &entry)
     const Result<QString> checked = PathGuard::checkRelative(path);
     if (!checked)
         return refuse(checked.error());
+    if (m_asked
+        && !(entry.type == Tar::EntryType::Directory ? m_askedFolders.contains(checked.value())
+                                                     : m_asked->contains(checked.value())))
+        return refuse(QStringLiteral("not asked for, not copied"));
     switch (entry.type) {
     case Tar::EntryType::Symlink:
         return refuse(QStringLiteral("a symbolic link (to %1), not copied").arg(entry.linkTarget));
@@ -90,6 +105,7 @@ bool TarExtractor::onEntry(const Tar::Entry &entry)
     m_fd = fd.value();
     ::fchmod(m_fd, (entry.mode & 0111) ? 0755 : 0644);
     m_current = checked.value();
+    m_mtime = entry.mtime;
     return true;
 }
 
@@ -124,6 +140,10 @@ void TarExtractor::closeCurrent(bool keep)
 {
     if (m_fd < 0)
         return;
+    if (keep && m_mtime >= 0) { // the volume's time, so that the next comparison finds it equal
+        const struct timespec times[2] = {{0, UTIME_OMIT}, {m_mtime, 0}};
+        ::futimens(m_fd, times);
+    }
     ::close(std::exchange(m_fd, -1));
     const QString current = std::exchange(m_current, QString());
     if (keep)

@@ -2,6 +2,7 @@
 
 #include "tarstream.h"
 
+#include <QSet>
 #include <QStringList>
 
 #include <optional>
@@ -25,6 +26,10 @@ public:
     TarExtractor(const TarExtractor &) = delete;
     TarExtractor &operator=(const TarExtractor &) = delete;
 
+    // Only these workspace-relative files (and folders on their way) are written; anything
+    // else the stream holds is refused as not asked for. Unset: every regular file may come.
+    void onlyThese(const QStringList &paths);
+
     Result<bool> feed(const QByteArray &bytes);
     Result<bool> finish();
 
@@ -46,11 +51,14 @@ private:
     TarReader m_reader;
     int m_fd = -1;
     QString m_current;
+    qint64 m_mtime = -1; // the current file's, set when it is complete
     bool m_skipping = false;
     qint64 m_bytes = 0;
     QString m_error; // why the stream was stopped
     QStringList m_written;
     QStringList m_refused;
+    std::optional<QSet<QString>> m_asked; // onlyThese()
+    QSet<QString> m_askedFolders;
 };
 
 } // namespace Sandcastle

@@ -21,16 +21,19 @@ public:
                                     const WorkspaceSnapshot &after);
 
     int size() const { return int(m_entries.size()); }
-    // The sum of the recorded files' sizes.
-    qint64 totalBytes() const;
 
-private:
     struct Entry
     {
         qint64 size = 0;
         qint64 mtimeNs = 0;
         bool operator==(const Entry &o) const { return size == o.size && mtimeNs == o.mtimeNs; }
     };
+    // Every regular file: its relative path, size and modification time.
+    const QHash<QString, Entry> &entries() const { return m_entries; }
+    // The sum of the recorded files' sizes.
+    qint64 totalBytes() const;
+
+private:
     // Folders deeper than this are not looked into (each level holds a file descriptor).
     static constexpr int kMaxDepth = 64;
     void walk(int dirFd, const QString &prefix, int depth);

@@ -108,6 +108,10 @@ private Q_SLOTS:
              "unknown command 'stray'"},
             {{QStringLiteral("--workspace")}, "--workspace needs a folder"},
             {{QStringLiteral("-style")}, "-style needs a value"},
+            {{QStringLiteral("exec"), QStringLiteral("--context")}, "--context needs a value"},
+            {{QStringLiteral("--engine="), QStringLiteral("doctor")}, "--engine needs a value"},
+            {{QStringLiteral("--context"), QStringLiteral("--workspace")},
+             "--context needs a value"},
         };
         for (const auto &[args, message] : cases) {
             const Run run = sandcastle(args);

@@ -1,6 +1,8 @@
+#include <sandbox/daemonendpoint.h>
 #include <sandbox/sandboxconfig.h>
 #include <sandbox/sandboxengine.h>
 
+#include <QLocalServer>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -176,28 +178,80 @@ private Q_SLOTS:
     void theLocalEngineSpeaksTheCliOfItsContext()
     {
         SandboxConfig config;
-        config.engine = QStringLiteral("podman");
-        config.context = QStringLiteral("remote");
+        config.context = QStringLiteral("sandcastle-test-no-such-context");
         config.workspace = QStringLiteral("/tmp/ws");
         const std::unique_ptr<SandboxEngine> engine = SandboxEngine::forConfig(config);
-        QCOMPARE(engine->workspaceStrategy(), WorkspaceStrategy::Bind);
+        // A context that does not say where it is could be anywhere: the folder is copied.
+        QCOMPARE(engine->workspaceStrategy(), WorkspaceStrategy::Copy);
         const EngineCommand create = engine->createContainer(QStringLiteral("box"), 42);
-        QCOMPARE(create.program, QStringLiteral("podman"));
+        QCOMPARE(create.program, QStringLiteral("docker"));
         QCOMPARE(create.arguments, config.runArguments(QStringLiteral("box"), 42));
-        const QStringList context{QStringLiteral("--context"), QStringLiteral("remote")};
+        QVERIFY(create.arguments.contains(QStringLiteral("type=volume,target=/workspace")));
+        const QStringList context{QStringLiteral("--context"), config.context};
         const QStringList exec{QStringLiteral("exec"),
                                QStringLiteral("--interactive"),
                                QStringLiteral("box"),
                                QStringLiteral("python3"),
                                QStringLiteral("/opt/sandcastle/kernel.py")};
         QCOMPARE(engine->execKernel(QStringLiteral("box")).arguments, context + exec);
-        const QStringList remove{
-            QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("box")};
+        const QStringList remove{QStringLiteral("rm"),
+                                 QStringLiteral("--force"),
+                                 QStringLiteral("--volumes"),
+                                 QStringLiteral("box")};
         QCOMPARE(engine->removeContainer(QStringLiteral("box")).arguments, context + remove);
         const QStringList kill{QStringLiteral("kill"), QStringLiteral("box")};
         QCOMPARE(engine->killContainer(QStringLiteral("box")).arguments, context + kill);
         QVERIFY(engine->readOomCounters(QStringLiteral("box"))
                     .arguments.contains(QStringLiteral("/sys/fs/cgroup/memory.events")));
+    }
+
+    void podmanNamesItsEndpointAConnection()
+    {
+        SandboxConfig config;
+        config.engine = QStringLiteral("podman");
+        config.context = QStringLiteral("gpu-box");
+        QCOMPARE(config.engineArguments({QStringLiteral("ps")}),
+                 (QStringList{QStringLiteral("--connection"),
+                              QStringLiteral("gpu-box"),
+                              QStringLiteral("ps")}));
+    }
+
+    void theWorkspaceModeCanBeForced()
+    {
+        SandboxConfig config;
+        config.workspace = QStringLiteral("/tmp/ws");
+        config.conversationId = QStringLiteral("c1");
+        config.workspaceMode = SandboxConfig::WorkspaceMode::Copy;
+        QCOMPARE(
+            valueAfter(config.runArguments(QStringLiteral("box"), 1), QStringLiteral("--mount")),
+            QStringLiteral("type=volume,target=/workspace,source=sandcastle-ws-c1"));
+        config.keepsVolume = false;
+        QCOMPARE(
+            valueAfter(config.runArguments(QStringLiteral("box"), 1), QStringLiteral("--mount")),
+            QStringLiteral("type=volume,target=/workspace"));
+        SandboxConfig bound = config;
+        bound.workspaceMode = SandboxConfig::WorkspaceMode::Bind;
+        QVERIFY(bound.needsNewContainer(config));
+        QCOMPARE(SandboxConfig::parseWorkspaceMode(QStringLiteral("COPY")),
+                 std::optional(SandboxConfig::WorkspaceMode::Copy));
+        QVERIFY(!SandboxConfig::parseWorkspaceMode(QStringLiteral("cpy")));
+    }
+
+    void theEndpointIsAskedWhetherItSeesTheFolder()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("daemon.sock"));
+        QLocalServer server;
+        QVERIFY(server.listen(path));
+        // This process answers on the socket: it is its own peer and sees its own folders.
+        QCOMPARE(DaemonEndpoint::socketPeerPid(path), QCoreApplication::applicationPid());
+        QVERIFY(DaemonEndpoint::seesFolder(QStringLiteral("unix://") + path,
+                                           dir.filePath(QStringLiteral("not/made/yet"))));
+        QCOMPARE(DaemonEndpoint::socketPeerPid(dir.filePath(QStringLiteral("nobody.sock"))), -1);
+        QVERIFY(!DaemonEndpoint::seesFolder(QStringLiteral("ssh://me@127.0.0.1"), dir.path()));
+        QVERIFY(!DaemonEndpoint::seesFolder(QStringLiteral("tcp://127.0.0.1:2376"), dir.path()));
+        QVERIFY(DaemonEndpoint::seesFolder(QString(), dir.path())); // podman on this machine
     }
 
     void startFailuresSayWhatToDo()

@@ -160,6 +160,30 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo(root.filePath(QStringLiteral("pipe"))).exists());
     }
 
+    void onlyTheFilesAskedForAreWritten()
+    {
+        QTemporaryDir root;
+        QByteArray stream;
+        stream += Tar::header(QStringLiteral("out"), Tar::EntryType::Directory, 0, 0755, 0);
+        stream += fileEntry(QStringLiteral("out/asked.csv"), "1,2\n");
+        stream += Tar::header(QStringLiteral("sneaky"), Tar::EntryType::Directory, 0, 0755, 0);
+        stream += fileEntry(QStringLiteral("sneaky/extra.txt"), "not asked");
+        stream += fileEntry(QStringLiteral("out/other.csv"), "not asked");
+        stream += fileEntry(QStringLiteral("top.txt"), "asked");
+        stream += Tar::end();
+        TarExtractor extractor(root.path(), 1 << 20);
+        extractor.onlyThese({QStringLiteral("out/asked.csv"), QStringLiteral("top.txt")});
+        QVERIFY(extract(extractor, stream));
+        QCOMPARE(extractor.written(),
+                 (QStringList{QStringLiteral("out/asked.csv"), QStringLiteral("top.txt")}));
+        QCOMPARE(extractor.refused().size(), 3);
+        QVERIFY(
+            extractor.refused().join(QLatin1Char('\n')).contains(QStringLiteral("not asked for")));
+        QVERIFY(!QFileInfo::exists(root.filePath(QStringLiteral("sneaky"))));
+        QVERIFY(!QFileInfo::exists(root.filePath(QStringLiteral("out/other.csv"))));
+        QCOMPARE(readFile(root.filePath(QStringLiteral("top.txt"))), QByteArray("asked"));
+    }
+
     void theQuotaStopsTheStreamAndLeavesNoPartialFile()
     {
         QTemporaryDir root;
