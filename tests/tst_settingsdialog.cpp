@@ -134,6 +134,7 @@ private Q_SLOTS:
                  (QStringList{QStringLiteral("Model"),
                               QStringLiteral("Agent"),
                               QStringLiteral("Sandbox"),
+                              QStringLiteral("Engine"),
                               QStringLiteral("MCP servers"),
                               QStringLiteral("Appearance")}));
         QVERIFY(dialog.findChildren<QLabel *>(QStringLiteral("fieldHelp")).size() >= 15);

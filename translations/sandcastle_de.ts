@@ -563,6 +563,105 @@ zuletzt geändert %2 · %n Nachrichten</numerusform>
     </message>
 </context>
 <context>
+    <name>Sandcastle::EnginePage</name>
+    <message>
+        <source>%1 could not be started: is it installed?</source>
+        <translation>%1 konnte nicht gestartet werden: Ist es installiert?</translation>
+    </message>
+    <message>
+        <source>The container engine&apos;s command: docker, podman, or a path to either</source>
+        <translation>Der Befehl der Container-Engine: docker, podman oder ein Pfad zu einem von beiden</translation>
+    </message>
+    <message>
+        <source>(default)</source>
+        <translation>(Standard)</translation>
+    </message>
+    <message>
+        <source>Decide from the engine</source>
+        <translation>Nach der Engine entscheiden</translation>
+    </message>
+    <message>
+        <source>Mount the folder (the engine is on this machine)</source>
+        <translation>Den Ordner einhängen (die Engine läuft auf diesem Rechner)</translation>
+    </message>
+    <message>
+        <source>Copy the folder in and the changes back</source>
+        <translation>Den Ordner hinein- und die Änderungen zurückkopieren</translation>
+    </message>
+    <message>
+        <source>&amp;Test</source>
+        <translation>&amp;Testen</translation>
+    </message>
+    <message>
+        <source>&amp;Send the image there</source>
+        <translation>Image dorthin &amp;senden</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>Engine</translation>
+    </message>
+    <message>
+        <source>Context</source>
+        <translation>Kontext</translation>
+    </message>
+    <message>
+        <source>A Docker context (docker context create NAME --docker host=ssh://me@box) or a Podman connection. On an engine that cannot see this machine&apos;s folders, the workspace is copied in and what runs change comes back.</source>
+        <translation>Ein Docker-Kontext (docker context create NAME --docker host=ssh://ich@rechner) oder eine Podman-Verbindung. Auf einer Engine, die die Ordner dieses Rechners nicht sieht, wird der Arbeitsbereich hineinkopiert, und was Läufe ändern, kommt zurück.</translation>
+    </message>
+    <message>
+        <source>Workspace</source>
+        <translation>Arbeitsbereich</translation>
+    </message>
+    <message>
+        <source>Asking %1…</source>
+        <translation>%1 wird gefragt…</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <translation>%1 unter %2</translation>
+    </message>
+    <message>
+        <source>It sees this machine&apos;s folders: the workspace is mounted.</source>
+        <translation>Sie sieht die Ordner dieses Rechners: Der Arbeitsbereich wird eingehängt.</translation>
+    </message>
+    <message>
+        <source>It cannot see this machine&apos;s folders: the workspace is copied in, and what runs change comes back.</source>
+        <translation>Sie sieht die Ordner dieses Rechners nicht: Der Arbeitsbereich wird hineinkopiert, und was Läufe ändern, kommt zurück.</translation>
+    </message>
+    <message>
+        <source>The sandbox image %1 is there.</source>
+        <translation>Das Sandbox-Image %1 ist dort vorhanden.</translation>
+    </message>
+    <message>
+        <source>Another build of %1 is there; Send replaces it with this machine&apos;s.</source>
+        <translation>Dort liegt ein anderer Build von %1; Senden ersetzt ihn durch den dieses Rechners.</translation>
+    </message>
+    <message>
+        <source>The sandbox image %1 is not there: Send it from this machine.</source>
+        <translation>Das Sandbox-Image %1 ist dort nicht vorhanden: Senden Sie es von diesem Rechner.</translation>
+    </message>
+    <message>
+        <source>The sandbox image %1 is neither there nor here: build it first.</source>
+        <translation>Das Sandbox-Image %1 ist weder dort noch hier: Bauen Sie es zuerst.</translation>
+    </message>
+    <message>
+        <source>Sending %1…</source>
+        <translation>%1 wird gesendet…</translation>
+    </message>
+    <message>
+        <source>Sending the image: %1 MB of about %2 MB</source>
+        <translation>Das Image wird gesendet: %1 MB von etwa %2 MB</translation>
+    </message>
+    <message>
+        <source>The image is there now.</source>
+        <translation>Das Image ist jetzt dort.</translation>
+    </message>
+    <message>
+        <source>Could not send the image: %1</source>
+        <translation>Das Image konnte nicht gesendet werden: %1</translation>
+    </message>
+</context>
+<context>
     <name>Sandcastle::EnvironmentBar</name>
     <message>
         <source>Show changes</source>
@@ -1664,6 +1763,10 @@ Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Pyt
     <message>
         <source>MCP servers</source>
         <translation>MCP-Server</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>Engine</translation>
     </message>
 </context>
 <context>

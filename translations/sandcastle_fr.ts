@@ -563,6 +563,105 @@ dernière modification %2 · %n messages</numerusform>
     </message>
 </context>
 <context>
+    <name>Sandcastle::EnginePage</name>
+    <message>
+        <source>%1 could not be started: is it installed?</source>
+        <translation>%1 n&apos;a pas pu être lancé : est-il installé ?</translation>
+    </message>
+    <message>
+        <source>The container engine&apos;s command: docker, podman, or a path to either</source>
+        <translation>La commande du moteur de conteneurs : docker, podman, ou le chemin de l&apos;un des deux</translation>
+    </message>
+    <message>
+        <source>(default)</source>
+        <translation>(par défaut)</translation>
+    </message>
+    <message>
+        <source>Decide from the engine</source>
+        <translation>Décider d&apos;après le moteur</translation>
+    </message>
+    <message>
+        <source>Mount the folder (the engine is on this machine)</source>
+        <translation>Monter le dossier (le moteur est sur cette machine)</translation>
+    </message>
+    <message>
+        <source>Copy the folder in and the changes back</source>
+        <translation>Copier le dossier et rapatrier les modifications</translation>
+    </message>
+    <message>
+        <source>&amp;Test</source>
+        <translation>&amp;Tester</translation>
+    </message>
+    <message>
+        <source>&amp;Send the image there</source>
+        <translation>&amp;Envoyer l&apos;image là-bas</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>Moteur</translation>
+    </message>
+    <message>
+        <source>Context</source>
+        <translation>Contexte</translation>
+    </message>
+    <message>
+        <source>A Docker context (docker context create NAME --docker host=ssh://me@box) or a Podman connection. On an engine that cannot see this machine&apos;s folders, the workspace is copied in and what runs change comes back.</source>
+        <translation>Un contexte Docker (docker context create NOM --docker host=ssh://moi@machine) ou une connexion Podman. Sur un moteur qui ne voit pas les dossiers de cette machine, l&apos;espace de travail y est copié et ce que les exécutions modifient revient.</translation>
+    </message>
+    <message>
+        <source>Workspace</source>
+        <translation>Espace de travail</translation>
+    </message>
+    <message>
+        <source>Asking %1…</source>
+        <translation>Interrogation de %1…</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <translation>%1 à %2</translation>
+    </message>
+    <message>
+        <source>It sees this machine&apos;s folders: the workspace is mounted.</source>
+        <translation>Il voit les dossiers de cette machine : l&apos;espace de travail est monté.</translation>
+    </message>
+    <message>
+        <source>It cannot see this machine&apos;s folders: the workspace is copied in, and what runs change comes back.</source>
+        <translation>Il ne voit pas les dossiers de cette machine : l&apos;espace de travail y est copié, et ce que les exécutions modifient revient.</translation>
+    </message>
+    <message>
+        <source>The sandbox image %1 is there.</source>
+        <translation>L&apos;image du bac à sable %1 y est.</translation>
+    </message>
+    <message>
+        <source>Another build of %1 is there; Send replaces it with this machine&apos;s.</source>
+        <translation>Une autre construction de %1 y est ; Envoyer la remplace par celle de cette machine.</translation>
+    </message>
+    <message>
+        <source>The sandbox image %1 is not there: Send it from this machine.</source>
+        <translation>L&apos;image du bac à sable %1 n&apos;y est pas : envoyez-la depuis cette machine.</translation>
+    </message>
+    <message>
+        <source>The sandbox image %1 is neither there nor here: build it first.</source>
+        <translation>L&apos;image du bac à sable %1 n&apos;est ni là-bas ni ici : construisez-la d&apos;abord.</translation>
+    </message>
+    <message>
+        <source>Sending %1…</source>
+        <translation>Envoi de %1…</translation>
+    </message>
+    <message>
+        <source>Sending the image: %1 MB of about %2 MB</source>
+        <translation>Envoi de l&apos;image : %1 Mo sur environ %2 Mo</translation>
+    </message>
+    <message>
+        <source>The image is there now.</source>
+        <translation>L&apos;image y est maintenant.</translation>
+    </message>
+    <message>
+        <source>Could not send the image: %1</source>
+        <translation>Impossible d&apos;envoyer l&apos;image : %1</translation>
+    </message>
+</context>
+<context>
     <name>Sandcastle::EnvironmentBar</name>
     <message>
         <source>Show changes</source>
@@ -1664,6 +1763,10 @@ La construction de l’environnement utilise le réseau ; les exécutions resten
     <message>
         <source>MCP servers</source>
         <translation>Serveurs MCP</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>Moteur</translation>
     </message>
 </context>
 <context>

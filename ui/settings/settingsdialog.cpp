@@ -1,5 +1,6 @@
 #include "settingsdialog.h"
 
+#include "enginepage.h"
 #include "mcppage.h"
 
 #include <app/keystore.h>
@@ -331,6 +332,9 @@ QDialogButtonBox *SettingsDialog::layOut(QPushButton *refresh)
     addField(sandbox, QString(), m_gvisor, QString());
     addField(sandbox, QString(), m_fresh, QString());
 
+    m_engine = new EnginePage(m_settings, m_pages);
+    m_pages->addTab(m_engine, tr("Engine"));
+
     m_mcp = new McpPage(QDir(m_settings.dataDir).filePath(QStringLiteral("mcp.json")), m_pages);
     m_pages->addTab(m_mcp, tr("MCP servers"));
 
@@ -458,6 +462,7 @@ AppSettings SettingsDialog::settings() const
     s.network = m_network->isChecked();
     s.runtime = m_gvisor->isChecked() ? QStringLiteral("runsc") : QString();
     s.fresh = m_fresh->isChecked();
+    m_engine->apply(s);
     s.askFirst = m_askFirst->isChecked();
     s.tokenBudget = m_tokenBudget->value();
     s.costBudgetUsd = m_costBudget->value();

@@ -18,6 +18,7 @@ class QDoubleSpinBox;
 
 namespace Sandcastle {
 
+class EnginePage;
 class McpPage;
 
 class KeyStore;
@@ -51,6 +52,7 @@ Q_SIGNALS:
 public Q_SLOTS:
     void accept() override;
     McpPage *mcpPage() const { return m_mcp; }
+    EnginePage *enginePage() const { return m_engine; }
     QTabWidget *pages() const { return m_pages; }
     QPushButton *okButton() const { return m_ok; }
 
@@ -102,6 +104,7 @@ private:
     QLabel *m_status = nullptr;
     QTabWidget *m_pages = nullptr;
     McpPage *m_mcp = nullptr;
+    EnginePage *m_engine = nullptr;
     QPushButton *m_ok = nullptr;
     bool m_showsProblem = false;
     ModelCatalog *m_catalog = nullptr;

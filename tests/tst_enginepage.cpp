@@ -1,0 +1,142 @@
+#include <support/dockercheck.h>
+#include <support/remoteengine.h>
+#include <ui/settings/enginepage.h>
+
+#include <QComboBox>
+#include <QPushButton>
+#include <QScopeGuard>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace Sandcastle;
+using Sandcastle::Testing::RemoteEngine;
+
+// Settings → Engine against the real engines: the contexts Docker knows listed, Test saying
+// what answered and whether the image is there, and Send putting it there, with the remote of
+// scripts/remote-engine behind a context of its own.
+class TestEnginePage : public QObject
+{
+    Q_OBJECT
+
+    RemoteEngine m_remote;
+    QString m_context;
+    QTemporaryDir m_data;
+
+    AppSettings settings() const
+    {
+        AppSettings s;
+        s.dataDir = m_data.path();
+        return s;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        SANDCASTLE_REQUIRE_DOCKER();
+        m_remote = RemoteEngine::find();
+        SANDCASTLE_REQUIRE_REMOTE(m_remote);
+        qunsetenv("DOCKER_HOST");
+        m_context = QStringLiteral("sandcastle-page-%1").arg(QCoreApplication::applicationPid());
+        QCOMPARE(RemoteEngine::docker(QString(),
+                                      {QStringLiteral("context"),
+                                       QStringLiteral("create"),
+                                       m_context,
+                                       QStringLiteral("--docker"),
+                                       QStringLiteral("host=") + m_remote.ssh}),
+                 0);
+    }
+
+    void cleanupTestCase()
+    {
+        if (!m_context.isEmpty())
+            RemoteEngine::docker(QString(),
+                                 {QStringLiteral("context"),
+                                  QStringLiteral("rm"),
+                                  QStringLiteral("--force"),
+                                  m_context});
+    }
+
+    void theLocalEngineAnswersAndHasTheImage()
+    {
+        EnginePage page(settings());
+        QSignalSpy tested(&page, &EnginePage::tested);
+        page.test();
+        QVERIFY(tested.wait(60000));
+        QVERIFY2(page.report().contains(QStringLiteral("Docker "))
+                     && page.report().contains(QStringLiteral("CPU")),
+                 qPrintable(page.report()));
+        QVERIFY2(page.report().contains(QStringLiteral("the workspace is mounted")),
+                 qPrintable(page.report()));
+        QVERIFY2(page.report().contains(QStringLiteral("is there")), qPrintable(page.report()));
+        QVERIFY(!page.sendButton()->isEnabled());
+    }
+
+    void aRemoteContextIsListedTestedAndSentTheImage()
+    {
+        // A tag of the image only this machine has: the remote lacks it until it is sent.
+        const QString image = QStringLiteral("sandcastle-sandbox:page-test-%1")
+                                  .arg(QCoreApplication::applicationPid());
+        QCOMPARE(
+            RemoteEngine::docker(QString(), {QStringLiteral("tag"), SandboxConfig().image, image}),
+            0);
+        const auto untag = qScopeGuard([&] {
+            RemoteEngine::docker(QString(), {QStringLiteral("rmi"), image});
+            RemoteEngine::docker(m_remote.socket, {QStringLiteral("rmi"), image});
+        });
+        AppSettings s = settings();
+        s.image = image;
+        EnginePage page(s);
+        QSignalSpy listed(&page, &EnginePage::listed);
+        QVERIFY(listed.wait(30000));
+        QVERIFY(page.contextBox()->findText(m_context) >= 0);
+        page.contextBox()->setCurrentIndex(page.contextBox()->findText(m_context));
+        QCOMPARE(page.contextBox()
+                     ->itemData(page.contextBox()->currentIndex(), Qt::ToolTipRole)
+                     .toString(),
+                 m_remote.ssh);
+
+        QSignalSpy tested(&page, &EnginePage::tested);
+        QTest::mouseClick(page.testButton(), Qt::LeftButton);
+        QVERIFY(tested.wait(60000));
+        QVERIFY2(page.report().contains(m_remote.ssh)
+                     && page.report().contains(QStringLiteral("cannot see")),
+                 qPrintable(page.report()));
+        QVERIFY2(page.report().contains(QStringLiteral("is not there")), qPrintable(page.report()));
+        QVERIFY(page.sendButton()->isEnabled());
+
+        QSignalSpy sent(&page, &EnginePage::imageSent);
+        QTest::mouseClick(page.sendButton(), Qt::LeftButton);
+        QVERIFY(sent.wait(300000));
+        QVERIFY2(page.report().contains(QStringLiteral("is there now")), qPrintable(page.report()));
+        page.test();
+        QVERIFY(tested.wait(60000));
+        QVERIFY2(page.report().contains(QStringLiteral("is there.")), qPrintable(page.report()));
+
+        AppSettings chosen = settings();
+        page.apply(chosen);
+        QCOMPARE(chosen.engineContext, m_context);
+        QCOMPARE(chosen.engine, QStringLiteral("docker"));
+        QCOMPARE(chosen.workspaceMode, QStringLiteral("auto"));
+    }
+
+    void anEngineThatDoesNotAnswerIsSaid()
+    {
+        EnginePage page(settings());
+        page.contextBox()->setCurrentText(QStringLiteral("no-such-context-at-all"));
+        QSignalSpy tested(&page, &EnginePage::tested);
+        page.test();
+        QVERIFY(tested.wait(60000));
+        QVERIFY2(page.report().contains(QStringLiteral("no-such-context-at-all")),
+                 qPrintable(page.report()));
+        QVERIFY(!page.sendButton()->isEnabled());
+        page.engineBox()->setCurrentText(QStringLiteral("/nonexistent/docker"));
+        page.test();
+        QVERIFY(tested.wait(60000));
+        QVERIFY2(page.report().contains(QStringLiteral("could not be started")),
+                 qPrintable(page.report()));
+    }
+};
+
+QTEST_MAIN(TestEnginePage)
+#include "tst_enginepage.moc"
