@@ -15,7 +15,7 @@ int usageFailure(const QString &message);
 
 // Runs a headless command; `args` excludes the program name. Needs a QCoreApplication.
 // Exit codes follow architecture.md §5.
-int run(const QStringList &args);
+int run(const QStringList &arguments);
 
 // --engine NAME and --context NAME, anywhere on the line (--name=VALUE too): taken out of the
 // arguments into the environment the settings read (SANDCASTLE_ENGINE, SANDCASTLE_CONTEXT), so

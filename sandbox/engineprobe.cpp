@@ -32,7 +32,7 @@ QList<Endpoint> parseList(const QString &engine, const QByteArray &output)
     if (isPodman(engine)) {
         // One JSON array: [{"Name": …, "URI": …, "Default": true}, …]
         const QJsonArray all = QJsonDocument::fromJson(output).array();
-        for (const QJsonValue &value : all) {
+        for (const auto &value : all) {
             const QJsonObject o = value.toObject();
             const QString name = o.value(QStringLiteral("Name")).toString();
             if (!name.isEmpty())

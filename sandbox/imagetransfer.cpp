@@ -41,6 +41,66 @@ QString readInputs(QProcess &process)
                                    : QString();
 }
 
+// After the last byte of the save: both ended well, or why not.
+Result<bool> finishLoad(const SandboxConfig &config, QProcess &save, QProcess &load)
+{
+    save.waitForFinished(10000);
+    if (save.exitStatus() != QProcess::NormalExit || save.exitCode() != 0) {
+        load.kill();
+        load.waitForFinished(2000);
+        return Result<bool>::failure(
+            QStringLiteral("%1 save failed: %2").arg(config.engine, lastWords(save)));
+    }
+    while (load.bytesToWrite() > 0 && load.state() == QProcess::Running)
+        load.waitForBytesWritten(kStepMs);
+    load.closeWriteChannel();
+    if (!load.waitForFinished(600000)) {
+        load.kill();
+        load.waitForFinished(2000);
+        return Result<bool>::failure(
+            QStringLiteral("the remote engine took more than ten minutes to load the image"));
+    }
+    if (load.exitStatus() != QProcess::NormalExit || load.exitCode() != 0)
+        return Result<bool>::failure(
+            QStringLiteral("%1 load failed: %2").arg(config.engine, lastWords(load)));
+    return Result<bool>::ok(true);
+}
+
+// Copies `save`'s stream into `load` with progress, then waits for both to end well.
+Result<bool> pump(const SandboxConfig &config,
+                  QProcess &save,
+                  QProcess &load,
+                  ImageTransfer::Progress &state,
+                  const ImageTransfer::ProgressFn &progress)
+{
+    QElapsedTimer since;
+    since.start();
+    for (;;) {
+        save.waitForReadyRead(kStepMs);
+        const QByteArray chunk = save.readAllStandardOutput();
+        if (!chunk.isEmpty()) {
+            load.write(chunk);
+            state.sentBytes += chunk.size();
+            while (load.bytesToWrite() > kMaxBuffered && load.state() == QProcess::Running)
+                load.waitForBytesWritten(kStepMs);
+        }
+        if (load.state() != QProcess::Running) {
+            const QString broken
+                = QStringLiteral("the remote engine stopped reading: ") + lastWords(load);
+            save.kill();
+            save.waitForFinished(2000);
+            return Result<bool>::failure(broken);
+        }
+        if (since.elapsed() >= kStepMs && progress) {
+            progress(state);
+            since.restart();
+        }
+        if (chunk.isEmpty() && save.state() != QProcess::Running)
+            break;
+    }
+    return finishLoad(config, save, load);
+}
+
 } // namespace
 
 QStringList ImageTransfer::localEnvironment()
@@ -114,53 +174,8 @@ ImageTransfer::send(const SandboxConfig &config, const ProgressFn &progress, boo
         load.waitForFinished(2000);
         return Result<bool>::failure(QStringLiteral("could not start %1").arg(config.engine));
     }
-    QElapsedTimer since;
-    since.start();
-    QString broken;
-    for (;;) {
-        save.waitForReadyRead(kStepMs);
-        const QByteArray chunk = save.readAllStandardOutput();
-        if (!chunk.isEmpty()) {
-            load.write(chunk);
-            state.sentBytes += chunk.size();
-            while (load.bytesToWrite() > kMaxBuffered && load.state() == QProcess::Running)
-                load.waitForBytesWritten(kStepMs);
-        }
-        if (load.state() != QProcess::Running) {
-            broken = QStringLiteral("the remote engine stopped reading: ") + lastWords(load);
-            break;
-        }
-        if (since.elapsed() >= kStepMs && progress) {
-            progress(state);
-            since.restart();
-        }
-        if (chunk.isEmpty() && save.state() != QProcess::Running)
-            break;
-    }
-    if (!broken.isEmpty()) {
-        save.kill();
-        save.waitForFinished(2000);
-        return Result<bool>::failure(broken);
-    }
-    save.waitForFinished(10000);
-    if (save.exitStatus() != QProcess::NormalExit || save.exitCode() != 0) {
-        load.kill();
-        load.waitForFinished(2000);
-        return Result<bool>::failure(
-            QStringLiteral("%1 save failed: %2").arg(config.engine, lastWords(save)));
-    }
-    while (load.bytesToWrite() > 0 && load.state() == QProcess::Running)
-        load.waitForBytesWritten(kStepMs);
-    load.closeWriteChannel();
-    if (!load.waitForFinished(600000)) {
-        load.kill();
-        load.waitForFinished(2000);
-        return Result<bool>::failure(
-            QStringLiteral("the remote engine took more than ten minutes to load the image"));
-    }
-    if (load.exitStatus() != QProcess::NormalExit || load.exitCode() != 0)
-        return Result<bool>::failure(
-            QStringLiteral("%1 load failed: %2").arg(config.engine, lastWords(load)));
+    if (Result<bool> done = pump(config, save, load, state, progress); !done)
+        return done;
     if (progress)
         progress(state);
     return Result<bool>::ok(true);

@@ -183,7 +183,7 @@ void readFileReport(const QJsonObject &obj, KernelEvent &event)
     event.overflow = obj.value(QStringLiteral("overflow")).toBool();
     const QJsonArray changed = obj.value(QStringLiteral("changed")).toArray();
     event.changed.reserve(changed.size());
-    for (const QJsonValue &value : changed) {
+    for (const auto &value : changed) {
         const QJsonArray entry = value.toArray();
         const QString type = entry.at(1).toString();
         if (entry.size() != 4 || !entry.at(0).isString() || type.size() != 1
@@ -194,7 +194,7 @@ void readFileReport(const QJsonObject &obj, KernelEvent &event)
                               entry.at(2).toInteger(),
                               entry.at(3).toInteger()});
     }
-    for (const QJsonValue &value : obj.value(QStringLiteral("removed")).toArray()) {
+    for (const auto &value : obj.value(QStringLiteral("removed")).toArray()) {
         if (value.isString())
             event.removed << value.toString();
     }

@@ -96,7 +96,7 @@ private:
     void dispatch(const PendingRun &run);
     void sendRun(const PendingRun &run);
     // Copy mode: the run's files come back from the volume before finished() says it ended.
-    void completeRun(ExecutionResult result);
+    void completeRun(const ExecutionResult &result);
     // Copy mode: brings the run's files back, then completes it.
     void pullThenComplete(ExecutionResult result);
     // Fresh mode: the run's container goes once the run has ended.

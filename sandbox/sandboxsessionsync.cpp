@@ -75,7 +75,7 @@ void SandboxSession::pullThenComplete(ExecutionResult result)
     });
 }
 
-void SandboxSession::completeRun(ExecutionResult result)
+void SandboxSession::completeRun(const ExecutionResult &result)
 {
     m_running = false;
     if (m_state == State::Running)

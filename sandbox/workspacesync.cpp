@@ -25,13 +25,75 @@ bool same(const WorkspaceSnapshot::Entry &host, const Manifest &remote, const QS
 
 } // namespace
 
+Result<bool> WorkspaceSync::sendAndRemove(const SandboxEngine &engine,
+                                          const QString &container,
+                                          const QString &root,
+                                          Step &step,
+                                          const QStringList &send,
+                                          const QStringList &remove)
+{
+    Result<bool> ok = VolumeSteps::removeRemote(engine, container, remove);
+    if (ok)
+        ok = VolumeSteps::pushFiles(engine, container, root, send);
+    if (!ok)
+        return ok;
+    // The volume now holds what was sent as it is here (tar keeps the seconds of the times):
+    // known without listing it again, which over ssh costs a connection.
+    for (const QString &path : remove)
+        step.remote.remove(path);
+    for (const QString &path : send) {
+        const WorkspaceSnapshot::Entry entry = step.host.entries().value(path);
+        step.remote.insert(path, {'f', entry.size, entry.mtimeNs / 1000000000});
+    }
+    return ok;
+}
+
+void WorkspaceSync::recoverCutRun(const SandboxEngine &engine,
+                                  const QString &container,
+                                  const SandboxConfig &config,
+                                  const WorkspaceSnapshot &lastHost,
+                                  const Manifest &lastRemote,
+                                  const Manifest &there,
+                                  Step &step)
+{
+    // What a run changed in the volume but could not bring back (its container or
+    // connection went first), where the person has not changed the file since.
+    QStringList fetch;
+    for (auto it = there.begin(); it != there.end(); ++it) {
+        const auto was = lastRemote.find(it.key());
+        if (it->type != 'f' || (was != lastRemote.end() && *was == it.value()))
+            continue;
+        const auto here = step.host.entries().find(it.key());
+        const auto then = lastHost.entries().find(it.key());
+        const bool untouchedHere = here == step.host.entries().end()
+                                       ? then == lastHost.entries().end()
+                                       : then != lastHost.entries().end()
+                                             && here->size == then->size
+                                             && here->mtimeNs == then->mtimeNs;
+        if (untouchedHere)
+            fetch << it.key();
+    }
+    if (fetch.isEmpty())
+        return;
+    const qint64 quota = config.workspaceQuotaBytes > 0 ? config.workspaceQuotaBytes
+                                                        : std::numeric_limits<qint64>::max() / 2;
+    step.pulled = VolumeSteps::pullFiles(engine,
+                                         container,
+                                         config.workspace,
+                                         fetch,
+                                         qMax<qint64>(0, quota - step.host.totalBytes()),
+                                         VolumeSteps::hostOwner(config));
+    step.host = WorkspaceSnapshot::take(config.workspace);
+}
+
 WorkspaceSync::WorkspaceSync(SandboxConfig config, QObject *parent)
     : QObject(parent)
     , m_config(std::move(config))
     , m_engine(SandboxEngine::forConfig(m_config))
 {}
 
-void WorkspaceSync::onPool(std::function<Step()> work, std::function<void(const Step &step)> done)
+void WorkspaceSync::onPool(const std::function<Step()> &work,
+                           const std::function<void(const Step &step)> &done)
 {
     QPointer<WorkspaceSync> self(this);
     blockingJobs()->start([self, work, done] {
@@ -46,7 +108,7 @@ void WorkspaceSync::onPool(std::function<Step()> work, std::function<void(const 
     });
 }
 
-void WorkspaceSync::pushAll(Done done)
+void WorkspaceSync::pushAll(const Done &done)
 {
     const SandboxConfig config = m_config;
     const std::shared_ptr<const SandboxEngine> engine = m_engine;
@@ -63,39 +125,9 @@ void WorkspaceSync::pushAll(Done done)
                 step.error = there.error();
                 return step;
             }
-            if (known) {
-                // What a run changed in the volume but could not bring back (its container or
-                // connection went first), where the person has not changed the file since.
-                QStringList fetch;
-                for (auto it = there.value().begin(); it != there.value().end(); ++it) {
-                    const auto was = lastRemote.find(it.key());
-                    if (it->type != 'f' || (was != lastRemote.end() && *was == it.value()))
-                        continue;
-                    const auto here = step.host.entries().find(it.key());
-                    const auto then = lastHost.entries().find(it.key());
-                    const bool untouchedHere = here == step.host.entries().end()
-                                                   ? then == lastHost.entries().end()
-                                                   : then != lastHost.entries().end()
-                                                         && here->size == then->size
-                                                         && here->mtimeNs == then->mtimeNs;
-                    if (untouchedHere)
-                        fetch << it.key();
-                }
-                if (!fetch.isEmpty()) {
-                    const qint64 quota = config.workspaceQuotaBytes > 0
-                                             ? config.workspaceQuotaBytes
-                                             : std::numeric_limits<qint64>::max() / 2;
-                    const VolumeSteps::Pulled pulled
-                        = VolumeSteps::pullFiles(*engine,
-                                                 container,
-                                                 config.workspace,
-                                                 fetch,
-                                                 qMax<qint64>(0, quota - step.host.totalBytes()),
-                                                 VolumeSteps::hostOwner(config));
-                    step.pulled = pulled;
-                    step.host = WorkspaceSnapshot::take(config.workspace);
-                }
-            }
+            if (known)
+                recoverCutRun(
+                    *engine, container, config, lastHost, lastRemote, there.value(), step);
             QStringList send;
             const auto &files = step.host.entries();
             for (auto it = files.begin(); it != files.end(); ++it) {
@@ -107,15 +139,11 @@ void WorkspaceSync::pushAll(Done done)
                 if (it->type != 'd' && !files.contains(it.key()))
                     remove << it.key();
             }
-            Result<bool> ok = VolumeSteps::removeRemote(*engine, container, remove);
-            if (ok)
-                ok = VolumeSteps::pushFiles(*engine, container, config.workspace, send);
-            const Result<Manifest> after = ok ? VolumeSteps::readManifest(*engine, container)
-                                              : Result<Manifest>::failure(ok.error());
-            if (!after)
-                step.error = after.error();
-            else
-                step.remote = after.value();
+            step.remote = there.value();
+            if (const Result<bool> ok
+                = sendAndRemove(*engine, container, config.workspace, step, send, remove);
+                !ok)
+                step.error = ok.error();
             return step;
         },
         [this, done](const Step &step) {
@@ -143,7 +171,7 @@ void WorkspaceSync::settle(const Step &step, const Done &done)
     done(Result<bool>::ok(true));
 }
 
-void WorkspaceSync::pushChanges(Done done)
+void WorkspaceSync::pushChanges(const Done &done)
 {
     const SandboxConfig config = m_config;
     const std::shared_ptr<const SandboxEngine> engine = m_engine;
@@ -163,21 +191,10 @@ void WorkspaceSync::pushChanges(Done done)
             }
             if (send.isEmpty() && remove.isEmpty())
                 return step;
-            Result<bool> ok = VolumeSteps::removeRemote(*engine, container, remove);
-            if (ok)
-                ok = VolumeSteps::pushFiles(*engine, container, config.workspace, send);
-            if (!ok) {
+            if (const Result<bool> ok
+                = sendAndRemove(*engine, container, config.workspace, step, send, remove);
+                !ok)
                 step.error = ok.error();
-                return step;
-            }
-            // The volume now holds what was sent as it is here (tar keeps the seconds of the
-            // times): known without listing it again.
-            for (const QString &path : remove)
-                step.remote.remove(path);
-            for (const QString &path : send) {
-                const WorkspaceSnapshot::Entry entry = step.host.entries().value(path);
-                step.remote.insert(path, {'f', entry.size, entry.mtimeNs / 1000000000});
-            }
             return step;
         },
         [this, done](const Step &step) { settle(step, done); });
@@ -199,7 +216,7 @@ Result<Manifest> WorkspaceSync::volumeAfterRun(const SandboxEngine &engine,
 }
 
 void WorkspaceSync::pull(const std::optional<KernelEvent> &report,
-                         std::function<void(const VolumeSteps::Pulled &pulled)> done)
+                         const std::function<void(const VolumeSteps::Pulled &pulled)> &done)
 {
     const SandboxConfig config = m_config;
     const std::shared_ptr<const SandboxEngine> engine = m_engine;

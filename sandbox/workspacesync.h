@@ -38,13 +38,13 @@ public:
     void setContainer(const QString &container) { m_container = container; }
 
     using Done = std::function<void(const Result<bool> &result)>;
-    void pushAll(Done done);
-    void pushChanges(Done done);
+    void pushAll(const Done &done);
+    void pushChanges(const Done &done);
     // `report`: the kernel's word on what the run changed (then nothing is listed remotely,
     // and nothing is asked of the engine when nothing changed); without one (the kernel died,
     // or the report overflowed) the volume is listed.
     void pull(const std::optional<KernelEvent> &report,
-              std::function<void(const VolumeSteps::Pulled &pulled)> done);
+              const std::function<void(const VolumeSteps::Pulled &pulled)> &done);
 
 private:
     struct Step
@@ -54,9 +54,25 @@ private:
         QString error;
         VolumeSteps::Pulled pulled;
     };
-    void onPool(std::function<Step()> work, std::function<void(const Step &step)> done);
+    void onPool(const std::function<Step()> &work,
+                const std::function<void(const Step &step)> &done);
     // A push step's end: its error to `done`, or the state it left kept.
     void settle(const Step &step, const Done &done);
+    // Fetches what a cut run left changed in the volume where the file here is untouched.
+    static void recoverCutRun(const SandboxEngine &engine,
+                              const QString &container,
+                              const SandboxConfig &config,
+                              const WorkspaceSnapshot &lastHost,
+                              const VolumeSteps::Manifest &lastRemote,
+                              const VolumeSteps::Manifest &there,
+                              Step &step);
+    // Removes `remove` from the volume and sends `send` there; step.remote follows.
+    static Result<bool> sendAndRemove(const SandboxEngine &engine,
+                                      const QString &container,
+                                      const QString &root,
+                                      Step &step,
+                                      const QStringList &send,
+                                      const QStringList &remove);
     // The volume after a run: the last manifest with the kernel's report applied, or listed.
     static Result<VolumeSteps::Manifest> volumeAfterRun(const SandboxEngine &engine,
                                                         const QString &container,
