@@ -77,6 +77,7 @@ void SandboxSession::start()
         return;
     }
     m_oomKillsSeen = 0; // a new container's cgroup starts counting at 0
+    m_workspaceGoingUp = false;
     m_files.watch(m_config.workspace,
                   m_engine->workspaceStrategy() == WorkspaceStrategy::Bind
                       && m_config.daemonIsLocal());
@@ -137,19 +138,42 @@ void SandboxSession::onContainerStarted(int exitCode, const QByteArray &stderrDa
         startProcess(m_kernel, m_engine->execKernel(m_containerName));
         return;
     }
-    // The engine cannot see this folder: it goes into the volume before the kernel starts.
+    // The engine cannot see this folder: it goes into the volume while the kernel starts (each
+    // over its own connection, which over ssh:// costs a handshake apiece); the session is ready
+    // when both are. The kernel looks at the folder only when the first run asks for a report.
     const QString container = m_containerName;
+    m_workspaceGoingUp = true;
+    m_kernelReadyEarly = false;
+    startKernel();
+    startProcess(m_kernel, m_engine->execKernel(m_containerName));
     m_sync->pushAll([this, container](const Result<bool> &sent) {
         if (m_state != State::Starting || m_containerName != container)
             return;
+        m_workspaceGoingUp = false;
         if (!sent) {
+            if (QProcess *kernel = m_kernel) {
+                m_kernel = nullptr; // its end is not this start's failure
+                kernel->kill();
+                kernel->deleteLater();
+            }
             failStart(QStringLiteral("could not send the workspace to %1: %2")
                           .arg(m_engine->describeEndpoint(), sent.error()));
             return;
         }
-        startKernel();
-        startProcess(m_kernel, m_engine->execKernel(m_containerName));
+        if (m_kernelReadyEarly)
+            becomeReady();
     });
+}
+
+void SandboxSession::becomeReady()
+{
+    setState(State::Ready);
+    Q_EMIT ready();
+    if (m_pending) {
+        const PendingRun run = *m_pending;
+        m_pending.reset();
+        dispatch(run);
+    }
 }
 
 void SandboxSession::startKernel()
@@ -191,15 +215,12 @@ void SandboxSession::handleEvent(const KernelEvent &event)
 {
     switch (event.type) {
     case KernelEvent::Type::Ready:
-        if (m_state == State::Starting) {
-            setState(State::Ready);
-            Q_EMIT ready();
-            if (m_pending) {
-                const PendingRun run = *m_pending;
-                m_pending.reset();
-                dispatch(run);
-            }
-        }
+        if (m_state != State::Starting)
+            break;
+        if (m_workspaceGoingUp)
+            m_kernelReadyEarly = true; // ready when the workspace is there too
+        else
+            becomeReady();
         break;
     case KernelEvent::Type::Output:
         if (m_running && event.id == m_runId)

@@ -86,6 +86,7 @@ private:
     void setState(State state);
     void onContainerStarted(int exitCode, const QByteArray &stderrData);
     void startKernel();
+    void becomeReady();
     void onKernelOutput();
     void onKernelFinished(int exitCode);
     void endKernelRun(int exitCode,
@@ -143,6 +144,8 @@ private:
     // Copy mode (a remote engine): the folder and the container's volume kept in step.
     QPointer<WorkspaceSync> m_sync;
     std::optional<KernelEvent> m_report; // the current run's file report (copy mode)
+    bool m_workspaceGoingUp = false;     // copy mode: the first push is still on its way
+    bool m_kernelReadyEarly = false;     // the kernel said ready before that push ended
     bool m_kernelIsMain = false;         // fresh mode's kernel is its container's main process
     ExecutionResult m_current;
 };

@@ -9,6 +9,7 @@
 //     (`bench_sandbox big-workspace` measures only this).
 // Prints each figure with its baseline and ratio (benchreport.h).
 #include "benchreport.h"
+#include "benchtiming.h"
 
 #include <sandbox/containerengine.h>
 #include <sandbox/sandboxsession.h>
@@ -45,21 +46,8 @@ QString producer(int megabytes)
         .arg(megabytes);
 }
 
-double timeMs(const std::function<void()> &fn)
-{
-    QElapsedTimer clock;
-    clock.start();
-    fn();
-    return double(clock.nsecsElapsed()) / 1e6;
-}
-
-bool waitFor(QObject *sender, const char *signal, int timeoutMs)
-{
-    QEventLoop loop;
-    QObject::connect(sender, signal, &loop, SLOT(quit()));
-    QTimer::singleShot(timeoutMs, &loop, [&loop] { loop.exit(1); });
-    return loop.exec() == 0;
-}
+using Bench::timeMs;
+using Bench::waitFor;
 
 QStringList withoutDetach(QStringList args)
 {

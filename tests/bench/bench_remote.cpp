@@ -1,0 +1,304 @@
+// A remote engine (scripts/remote-engine: a second Docker daemon that cannot see this
+// machine's folders, reached over ssh:// on loopback), measured side by side in one run:
+//   - a warm print(1) through a copy-mode session over ssh://, against
+//     `docker -H ssh://… exec CONTAINER python3 -c 'print(1)'` and against the same warm run on
+//     the local daemon;
+//   - the upload of a workspace of 10,000 files and 100 MB (session start until ready), against
+//     `tar -c | docker -H ssh://… exec -i CONTAINER tar -x` of the same folder;
+//   - a run that changes 10 of those files, their sync back included, against the same run
+//     changing nothing.
+// Usage: bench_remote SSH_HOST   (scripts/bench passes $SANDCASTLE_REMOTE_SSH)
+#include "benchreport.h"
+#include "benchtiming.h"
+
+#include <sandbox/containerengine.h>
+#include <sandbox/sandboxsession.h>
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <vector>
+
+using namespace Sandcastle;
+
+namespace {
+
+using Bench::timeMs;
+using Bench::waitFor;
+
+SandboxConfig configOn(const QString &host, const QString &workspace, const QString &conversation)
+{
+    if (host.isEmpty())
+        qunsetenv("DOCKER_HOST");
+    else
+        qputenv("DOCKER_HOST", host.toUtf8());
+    SandboxConfig config = SandboxConfig::fromEnvironment();
+    config.workspace = workspace;
+    config.conversationId = conversation;
+    return config;
+}
+
+std::unique_ptr<SandboxSession> startedSession(const SandboxConfig &config)
+{
+    auto session = std::make_unique<SandboxSession>(config);
+    session->start();
+    if (!waitFor(session.get(), SIGNAL(ready()), 300000))
+        return nullptr;
+    return session;
+}
+
+ExecutionResult runOnce(SandboxSession &session, const QString &code)
+{
+    ExecutionResult result;
+    const auto connection = QObject::connect(
+        &session, &SandboxSession::finished, [&](const ExecutionResult &r) { result = r; });
+    session.runPython(code);
+    waitFor(&session, SIGNAL(finished(Sandcastle::ExecutionResult)), 300000);
+    QObject::disconnect(connection);
+    return result;
+}
+
+std::vector<double> warmRuns(SandboxSession &session, int runs)
+{
+    std::vector<double> times;
+    for (int i = 0; i < runs + 10; ++i) {
+        const double ms = timeMs([&] { runOnce(session, QStringLiteral("print(1)")); });
+        if (i >= 10)
+            times.push_back(ms);
+    }
+    return times;
+}
+
+// 10,000 files in 100 folders, 100 MB in all (10 KB each, not compressible).
+bool makeWorkspace(const QString &root)
+{
+    QFile random(QStringLiteral("/dev/urandom"));
+    if (!random.open(QIODevice::ReadOnly))
+        return false;
+    for (int d = 0; d < 100; ++d) {
+        const QString folder = root + QStringLiteral("/d%1").arg(d);
+        QDir().mkpath(folder);
+        for (int f = 0; f < 100; ++f) {
+            QFile file(folder + QStringLiteral("/f%1.bin").arg(f));
+            if (!file.open(QIODevice::WriteOnly) || file.write(random.read(10 * 1024)) != 10 * 1024)
+                return false;
+        }
+    }
+    return true;
+}
+
+// `docker -H host` with these arguments, waited for.
+int docker(const QString &host, const QStringList &arguments, QByteArray *out = nullptr)
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("DOCKER_HOST"), host);
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral("docker"), arguments);
+    process.waitForFinished(600000);
+    if (out)
+        *out = process.readAllStandardOutput().trimmed();
+    return process.exitCode();
+}
+
+// The plain way to put a folder into a container over the same connection.
+double tarPipeMs(const QString &host, const QString &image, const QString &folder)
+{
+    QByteArray id;
+    docker(host,
+           {QStringLiteral("run"),
+            QStringLiteral("--detach"),
+            QStringLiteral("--rm"),
+            QStringLiteral("--network"),
+            QStringLiteral("none"),
+            image,
+            QStringLiteral("sleep"),
+            QStringLiteral("600")},
+           &id);
+    const double ms = timeMs([&] {
+        QProcess tar;
+        QProcess into;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("DOCKER_HOST"), host);
+        into.setProcessEnvironment(env);
+        tar.setStandardOutputProcess(&into);
+        tar.start(QStringLiteral("tar"),
+                  {QStringLiteral("-c"), QStringLiteral("-C"), folder, QStringLiteral(".")});
+        into.start(QStringLiteral("docker"),
+                   {QStringLiteral("exec"),
+                    QStringLiteral("-i"),
+                    QString::fromUtf8(id),
+                    QStringLiteral("tar"),
+                    QStringLiteral("-x"),
+                    QStringLiteral("-C"),
+                    QStringLiteral("/tmp")});
+        tar.waitForFinished(600000);
+        into.waitForFinished(600000);
+    });
+    docker(host, {QStringLiteral("rm"), QStringLiteral("--force"), QString::fromUtf8(id)});
+    return ms;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: bench_remote ssh://USER@HOST (scripts/remote-engine env)\n");
+        return 2;
+    }
+    const QString ssh = QString::fromLocal8Bit(argv[1]);
+    QTemporaryDir empty, local, big;
+    const QString pid = QString::number(QCoreApplication::applicationPid());
+
+    // Warm print(1): over ssh://, the local daemon, and docker exec over ssh://.
+    auto remote
+        = startedSession(configOn(ssh, empty.path(), QStringLiteral("bench-remote-") + pid));
+    if (!remote) {
+        std::fprintf(stderr, "bench_remote: no session on %s\n", qPrintable(ssh));
+        return 125;
+    }
+    const std::vector<double> overSsh = warmRuns(*remote, 200);
+    std::vector<double> viaExec;
+    for (int i = 0; i < 10; ++i)
+        viaExec.push_back(timeMs([&] {
+            docker(ssh,
+                   {QStringLiteral("exec"),
+                    remote->containerName(),
+                    QStringLiteral("python3"),
+                    QStringLiteral("-c"),
+                    QStringLiteral("print(1)")});
+        }));
+    remote->stop();
+    auto here = startedSession(configOn(QString(), local.path(), QString()));
+    if (!here) {
+        std::fprintf(stderr, "bench_remote: no session on the local daemon\n");
+        return 125;
+    }
+    const std::vector<double> locally = warmRuns(*here, 200);
+    here->stop();
+
+    // Upload: 10,000 files, 100 MB, session start until the kernel is ready.
+    if (!makeWorkspace(big.path())) {
+        std::fprintf(stderr, "bench_remote: cannot write the workspace\n");
+        return 1;
+    }
+    const SandboxConfig bigConfig
+        = configOn(ssh, big.path(), QStringLiteral("bench-remote-big-") + pid);
+    std::vector<double> uploads;
+    std::vector<double> pipes;
+    for (int i = 0; i < 3; ++i) {
+        // A new volume each time: everything goes up.
+        SandboxConfig config = bigConfig;
+        config.conversationId += QStringLiteral("-%1").arg(i);
+        std::unique_ptr<SandboxSession> session;
+        uploads.push_back(timeMs([&] { session = startedSession(config); }));
+        if (!session) {
+            std::fprintf(stderr, "bench_remote: the big workspace did not go up\n");
+            return 1;
+        }
+        session->stop();
+        docker(ssh,
+               {QStringLiteral("volume"),
+                QStringLiteral("rm"),
+                QStringLiteral("--force"),
+                config.workspaceVolume()});
+        pipes.push_back(tarPipeMs(ssh, config.image, big.path()));
+    }
+
+    // Sync back: a run that rewrites 10 of the 10,000 files, against one that changes nothing.
+    auto session = startedSession(bigConfig);
+    if (!session) {
+        std::fprintf(stderr, "bench_remote: no session on the big workspace\n");
+        return 1;
+    }
+    std::vector<double> tenBack;
+    std::vector<double> noneBack;
+    for (int i = 0; i < 23; ++i) {
+        const double changed = timeMs([&] {
+            runOnce(*session,
+                    QStringLiteral("for f in range(10):\n"
+                                   "    open('d7/f%d.bin' % f, 'wb').write(bytes([%1]) * 10240)\n")
+                        .arg(i % 256));
+        });
+        const double unchanged
+            = timeMs([&] { runOnce(*session, QStringLiteral("x = %1").arg(i)); });
+        if (i >= 3) {
+            tenBack.push_back(changed);
+            noneBack.push_back(unchanged);
+        }
+    }
+    const ExecutionResult check
+        = runOnce(*session, QStringLiteral("print(open('d7/f3.bin','rb').read(1)[0])"));
+    session->stop();
+    docker(ssh,
+           {QStringLiteral("volume"),
+            QStringLiteral("rm"),
+            QStringLiteral("--force"),
+            bigConfig.workspaceVolume()});
+    QFile back(big.filePath(QStringLiteral("d7/f3.bin")));
+    back.open(QIODevice::ReadOnly);
+    const QByteArray first = back.read(1);
+    if (check.stdoutText.trimmed() != QString::number(22 % 256) || first.size() != 1
+        || quint8(first.at(0)) != 22) {
+        std::fprintf(stderr, "bench_remote: the changed files did not come back\n");
+        return 1;
+    }
+
+    const Bench::Stats s = Bench::stats(overSsh), e = Bench::stats(viaExec),
+                       l = Bench::stats(locally);
+    std::printf("Remote engine (%s, copy mode)\n", qPrintable(ssh));
+    Bench::record({"warm print(1) over ssh:// (copy mode)",
+                   "ms",
+                   s,
+                   "docker -H ssh://… exec … python3 -c 'print(1)'",
+                   e,
+                   "docker exec over ssh / warm session",
+                   e.median / s.median,
+                   ">= 10x",
+                   e.median / s.median >= 10,
+                   ""});
+    Bench::record({"warm print(1) over ssh:// (copy mode)",
+                   "ms",
+                   s,
+                   "the same on the local daemon (bind mount)",
+                   l,
+                   "ssh / local",
+                   s.median / l.median,
+                   "<= 3x",
+                   s.median / l.median <= 3,
+                   "one ssh connection kept open; the kernel reports what changed"});
+    const Bench::Stats u = Bench::stats(uploads), p = Bench::stats(pipes);
+    Bench::record({"upload of 10,000 files, 100 MB (session start over ssh://)",
+                   "ms",
+                   u,
+                   "tar -c | docker -H ssh://… exec -i … tar -x",
+                   p,
+                   "session start / tar pipe",
+                   u.median / p.median,
+                   "<= 1.5x",
+                   u.median / p.median <= 1.5,
+                   "includes the container's start and the listing of the volume"});
+    const Bench::Stats t = Bench::stats(tenBack), n = Bench::stats(noneBack);
+    Bench::record({"a run changing 10 of 10,000 files, back over ssh://",
+                   "ms",
+                   t,
+                   "the same run changing nothing",
+                   n,
+                   "10 back / none",
+                   t.median / n.median,
+                   "<= 3x",
+                   t.median / n.median <= 3,
+                   ""});
+    return 0;
+}
