@@ -5,14 +5,82 @@
 #include <app/llm/chattypes.h>
 #include <app/llm/modelrequest.h>
 #include <sandbox/containerengine.h>
+#include <sandbox/daemonendpoint.h>
+#include <sandbox/engineprobe.h>
+#include <sandbox/sandboxconfig.h>
 
+#include <QDir>
 #include <QEventLoop>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QStandardPaths>
 #include <QUrl>
 
+#include <functional>
+
 namespace Sandcastle::Cli {
+
+namespace {
+
+using Report = std::function<void(bool ok, const QString &check, const QString &detail)>;
+
+// The chosen engine (--engine, --context, the settings): what answers there, how the workspace
+// reaches it, and whether the image is there.
+void checkEngine(const AppSettings &settings, const Report &report)
+{
+    const QString enginePath = QStandardPaths::findExecutable(settings.engine);
+    const bool podman = EngineProbe::isPodman(settings.engine);
+    report(!enginePath.isEmpty(),
+           QStringLiteral("engine"),
+           enginePath.isEmpty()
+               ? QStringLiteral("'%1' not found (apt-get install %2)")
+                     .arg(settings.engine,
+                          podman ? QStringLiteral("podman") : QStringLiteral("docker.io"))
+               : QStringLiteral("%1 at %2").arg(settings.engine, enginePath));
+    const ContainerEngine engine(settings.engine, settings.engineContext);
+    const Result<QString> daemon = enginePath.isEmpty()
+                                       ? Result<QString>::failure(QStringLiteral("no engine"))
+                                       : engine.checkDaemon();
+    if (!daemon) {
+        report(false, QStringLiteral("daemon"), daemon.error());
+        report(false, QStringLiteral("image"), QStringLiteral("cannot check without the daemon"));
+        return;
+    }
+    const SandboxConfig config = settings.sandboxConfig(QString(), QDir::tempPath());
+    const QString host = DaemonEndpoint::hostOf(config);
+    const EngineProbe::Facts facts = EngineProbe::parseInfo(
+        settings.engine, engine.run(EngineProbe::infoArguments(settings.engine), 15000).stdoutData);
+    const QString where = host.isEmpty() ? QStringLiteral("this machine") : host;
+    report(true,
+           QStringLiteral("daemon"),
+           facts.error.isEmpty()
+               ? QStringLiteral("%1, at %2").arg(EngineProbe::describe(facts), where)
+               : QStringLiteral("running, version %1, at %2").arg(daemon.value(), where));
+    const bool copies = config.copiesWorkspace();
+    const QString how
+        = copies ? (config.daemonIsLocal()
+                        ? QStringLiteral("copied into a volume per conversation (the setting "
+                                         "asks for copy mode)")
+                        : QStringLiteral("copied into a volume per conversation: the daemon "
+                                         "does not see this machine's folders"))
+          : config.daemonIsLocal()
+              ? QStringLiteral("mounted: the daemon sees this machine's folders")
+              : QStringLiteral("mounted because the setting asks for it, though the daemon does "
+                               "not see this machine's folders: runs will see an empty folder");
+    report(copies || config.daemonIsLocal(), QStringLiteral("workspace"), how);
+    const Result<bool> image = engine.imageExists(settings.image);
+    const bool present = image && image.value();
+    report(present,
+           QStringLiteral("image"),
+           present ? settings.image
+           : config.daemonIsLocal()
+               ? QStringLiteral("%1 is missing: run 'sandcastle image build'").arg(settings.image)
+               : QStringLiteral("%1 is not at %2: send it from this machine with 'sandcastle "
+                                "image send', or build it there with 'sandcastle image build'")
+                     .arg(settings.image, where));
+}
+
+} // namespace
 
 int runDoctor(const QStringList &args)
 {
@@ -25,34 +93,11 @@ int runDoctor(const QStringList &args)
         allOk = allOk && ok;
         writeOut(QStringLiteral("%1  %2  %3\n")
                      .arg(ok ? QStringLiteral("ok  ") : QStringLiteral("FAIL"),
-                          check.leftJustified(8),
+                          check.leftJustified(9),
                           detail));
     };
 
-    const QString enginePath = QStandardPaths::findExecutable(settings.engine);
-    report(!enginePath.isEmpty(),
-           QStringLiteral("engine"),
-           enginePath.isEmpty()
-               ? QStringLiteral("'%1' not found (apt-get install docker.io)").arg(settings.engine)
-               : QStringLiteral("%1 at %2").arg(settings.engine, enginePath));
-    const ContainerEngine engine(settings.engine, settings.engineContext);
-    const Result<QString> daemon = enginePath.isEmpty()
-                                       ? Result<QString>::failure(QStringLiteral("no engine"))
-                                       : engine.checkDaemon();
-    report(daemon.isOk(),
-           QStringLiteral("daemon"),
-           daemon ? QStringLiteral("running, version %1").arg(daemon.value()) : daemon.error());
-    if (daemon) {
-        const Result<bool> image = engine.imageExists(settings.image);
-        const bool present = image && image.value();
-        report(present,
-               QStringLiteral("image"),
-               present ? settings.image
-                       : QStringLiteral("%1 is missing: run 'sandcastle image build'")
-                             .arg(settings.image));
-    } else {
-        report(false, QStringLiteral("image"), QStringLiteral("cannot check without the daemon"));
-    }
+    checkEngine(settings, report);
 
     // The endpoint: any HTTP answer from GET /models means it is reachable.
     QNetworkAccessManager network;

@@ -1,5 +1,7 @@
 #include "containerengine.h"
 
+#include "engineprobe.h"
+
 #include <QProcess>
 #include <QStandardPaths>
 
@@ -18,9 +20,10 @@ ContainerEngine::run(const QStringList &args, int timeoutMs, const QByteArray &i
 {
     Output out;
     QProcess process;
-    process.start(m_program,
-                  m_context.isEmpty() ? args
-                                      : QStringList{QStringLiteral("--context"), m_context} + args);
+    // Podman names its remote endpoints connections; docker, contexts.
+    const QString option = EngineProbe::isPodman(m_program) ? QStringLiteral("--connection")
+                                                            : QStringLiteral("--context");
+    process.start(m_program, m_context.isEmpty() ? args : QStringList{option, m_context} + args);
     if (!process.waitForStarted(timeoutMs))
         return out;
     out.started = true;

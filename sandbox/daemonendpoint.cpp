@@ -21,11 +21,6 @@ namespace Sandcastle {
 
 namespace {
 
-bool isPodman(const QString &engine)
-{
-    return QFileInfo(engine).fileName().startsWith(QLatin1String("podman"));
-}
-
 QString cacheKey(const SandboxConfig &config)
 {
     const QStringList parts{config.engine,
@@ -128,7 +123,7 @@ QString DaemonEndpoint::hostOf(const SandboxConfig &config)
             return *found;
     }
     QString host;
-    if (isPodman(config.engine)) {
+    if (config.isPodman()) {
         host = podmanHost(config);
     } else {
         QStringList arguments{QStringLiteral("context"), QStringLiteral("inspect")};

@@ -1,6 +1,7 @@
 #include "sandboxconfig.h"
 
 #include "daemonendpoint.h"
+#include "engineprobe.h"
 
 #include <QDir>
 #include <QFile>
@@ -11,6 +12,10 @@
 #include <unistd.h>
 
 namespace Sandcastle {
+
+namespace {
+constexpr int kPodmanLimit = 4096; // open files and processes under Podman
+} // namespace
 
 SandboxConfig SandboxConfig::fromEnvironment()
 {
@@ -150,6 +155,13 @@ QStringList SandboxConfig::runArguments(const QString &containerName, qint64 own
          << (user.isEmpty() ? containerUser() : user);
     if (!runtime.isEmpty())
         args << QStringLiteral("--runtime") << runtime;
+    if (isPodman()) {
+        // Rootful Podman raises open files and processes to 1,048,576 and 4,194,304 unless told,
+        // which a host without CAP_SYS_RESOURCE (a container, a CI runner) refuses at the start;
+        // Docker keeps its daemon's. The pids limit above bounds processes anyway.
+        args << QStringLiteral("--ulimit") << QStringLiteral("nofile=%1:%1").arg(kPodmanLimit)
+             << QStringLiteral("--ulimit") << QStringLiteral("nproc=%1:%1").arg(kPodmanLimit);
+    }
     if (!workspace.isEmpty() && copiesWorkspace()) {
         // The daemon cannot see this machine's folders: a volume holds /workspace, filled and
         // read back through tar streams (WorkspaceSync).
@@ -173,13 +185,17 @@ QStringList SandboxConfig::runArguments(const QString &containerName, qint64 own
     return engineArguments(args);
 }
 
+bool SandboxConfig::isPodman() const
+{
+    return EngineProbe::isPodman(engine);
+}
+
 QStringList SandboxConfig::engineArguments(const QStringList &args) const
 {
     if (context.isEmpty())
         return args;
     // Podman names its remote endpoints connections; docker, contexts.
-    const bool podman = QFileInfo(engine).fileName().startsWith(QLatin1String("podman"));
-    return QStringList{podman ? QStringLiteral("--connection") : QStringLiteral("--context"),
+    return QStringList{isPodman() ? QStringLiteral("--connection") : QStringLiteral("--context"),
                        context}
            + args;
 }

@@ -90,6 +90,8 @@ struct SandboxConfig
     // Arguments after the engine binary that start a long-lived, hardened container (or, in
     // fresh mode, a container whose main process is the kernel, on stdin, removed at its end).
     QStringList runArguments(const QString &containerName, qint64 ownerPid) const;
+    // The engine is Podman (its command is podman or a path to it).
+    bool isPodman() const;
     // Global engine options (--context) followed by `args`.
     QStringList engineArguments(const QStringList &args) const;
     // A container started with `current` does not have what this config asks for (network,

@@ -77,7 +77,8 @@ QString LocalCliEngine::describeStartFailure(const QByteArray &stderrData) const
     const bool remote = !m_config.daemonIsLocal();
     if (err.contains(QLatin1String("No such image"))
         || err.contains(QLatin1String("Unable to find image"))
-        || err.contains(QLatin1String("pull access denied"))) {
+        || err.contains(QLatin1String("pull access denied"))
+        || err.contains(QLatin1String("image not known"))) { // podman's words
         if (remote)
             return QStringLiteral("the sandbox image %1 is not on %2: send it from this machine "
                                   "with 'sandcastle image send', or build it there with "
@@ -94,7 +95,9 @@ QString LocalCliEngine::describeStartFailure(const QByteArray &stderrData) const
             || err.contains(QLatin1String("Permission denied (publickey"))
             || err.contains(QLatin1String("Connection refused"))
             || err.contains(QLatin1String("connection reset"))
-            || err.contains(QLatin1String("Cannot connect to the Docker daemon")))) {
+            || err.contains(QLatin1String("Cannot connect to the Docker daemon"))
+            || err.contains(QLatin1String("Cannot connect to Podman"))
+            || err.contains(QLatin1String("unable to connect to Podman")))) {
         QStringList lines = err.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         // ssh's own words are the most useful line, such as "Permission denied (publickey)".
         QString said = lines.isEmpty() ? err : lines.last().trimmed();

@@ -9,6 +9,7 @@
 #include <QProcess>
 
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <csignal>
@@ -499,6 +500,47 @@ private Q_SLOTS:
         QFile::remove(settings.fileName());
         QCOMPARE(run.exitCode, 1);
         QVERIFY(run.out.contains("FAIL  image"));
+    }
+
+    void doctorSaysWhatAnswersOnTheChosenEngine()
+    {
+        SANDCASTLE_REQUIRE_DOCKER();
+        if (QStandardPaths::findExecutable(QStringLiteral("podman")).isEmpty()) {
+            if (qEnvironmentVariableIsSet("CI"))
+                QFAIL("podman is required in CI (scripts/setup installs it)");
+            QSKIP("podman is not installed");
+        }
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        QFile settings(m_dataDir.filePath(QStringLiteral("settings.ini")));
+        QVERIFY(settings.open(QIODevice::WriteOnly));
+        settings.write("[model]\nbaseUrl=" + server.baseUrl().toUtf8() + "\n");
+        settings.close();
+        // Docker here: the folder mounted; Podman here (--engine anywhere on the line) too.
+        Run run = sandcastle({QStringLiteral("doctor")});
+        QVERIFY2(run.out.contains("ok    daemon     Docker ") && run.out.contains(", at unix://"),
+                 run.out.constData());
+        QVERIFY2(run.out.contains("ok    workspace  mounted"), run.out.constData());
+        run = sandcastle(
+            {QStringLiteral("doctor"), QStringLiteral("--engine"), QStringLiteral("podman")});
+        QVERIFY2(run.out.contains("podman at ") && run.out.contains("Podman "),
+                 run.out.constData());
+        QVERIFY2(run.out.contains("ok    workspace  mounted"), run.out.constData());
+        // Copy mode asked for: said so.
+        qputenv("SANDCASTLE_WORKSPACE_MODE", "copy");
+        run = sandcastle({QStringLiteral("--engine=podman"), QStringLiteral("doctor")});
+        qunsetenv("SANDCASTLE_WORKSPACE_MODE");
+        QVERIFY2(run.out.contains("ok    workspace  copied into a volume per conversation (the "
+                                  "setting asks for copy mode)"),
+                 run.out.constData());
+        // A context that does not exist is the daemon's failure, said with the engine's words.
+        run = sandcastle({QStringLiteral("doctor"),
+                          QStringLiteral("--context"),
+                          QStringLiteral("sandcastle-no-such-context")});
+        QFile::remove(settings.fileName());
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.out.contains("FAIL  daemon"), run.out.constData());
+        QVERIFY2(run.out.contains("sandcastle-no-such-context"), run.out.constData());
     }
 
     void imageBuildIsANoOpWhenTheImageIsCurrent()

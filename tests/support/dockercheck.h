@@ -4,7 +4,9 @@
 #include <sandbox/sandboxconfig.h>
 #include <sandbox/sandboxsession.h>
 
+#include <QElapsedTimer>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 
 #include <memory>
 
@@ -38,8 +40,15 @@ inline std::unique_ptr<SandboxSession> readySession(const QString &workspace,
     config.conversationId = conversationId;
     auto session = std::make_unique<SandboxSession>(config);
     QSignalSpy ready(session.get(), &SandboxSession::ready);
+    QSignalSpy failed(session.get(), &SandboxSession::errorOccurred);
     session->start();
-    if (!ready.wait(60000))
+    QElapsedTimer waited;
+    waited.start();
+    while (ready.isEmpty() && failed.isEmpty() && waited.elapsed() < 60000)
+        ready.wait(200);
+    if (!failed.isEmpty())
+        qWarning("the session did not start: %s", qPrintable(failed.first().at(0).toString()));
+    if (ready.isEmpty())
         return nullptr;
     return session;
 }
@@ -56,6 +65,42 @@ inline ExecutionResult resultOf(QSignalSpy &finished, int timeoutMs = 120000)
     return finished.first().at(0).value<ExecutionResult>();
 }
 
+// The suites run once more on other engines (tests/CMakeLists.txt: sandcastle_test_on_engines),
+// SANDCASTLE_TEST_ENGINE_KIND naming which: "podman" (Podman on this machine, the folder
+// mounted) or "remote" (a daemon that cannot see this machine's folders, the folder copied).
+// Empty when a sandbox started with the environment's settings is on that kind of engine, as
+// seen from inside it (Podman sets container=podman, Docker writes /.dockerenv) and in how the
+// workspace gets there; otherwise what was found.
+inline QString engineKindMismatch()
+{
+    const QString kind = qEnvironmentVariable("SANDCASTLE_TEST_ENGINE_KIND");
+    if (kind.isEmpty())
+        return {};
+    QTemporaryDir workspace;
+    SandboxConfig config = SandboxConfig::fromEnvironment();
+    config.workspace = workspace.path();
+    const bool podman = kind == QLatin1String("podman");
+    const bool copies = kind == QLatin1String("remote");
+    if (config.isPodman() != podman || config.copiesWorkspace() != copies)
+        return QStringLiteral(
+                   "the environment's engine is %1 and %2 the workspace, not a %3 engine")
+            .arg(config.engine,
+                 config.copiesWorkspace() ? QStringLiteral("copies") : QStringLiteral("mounts"),
+                 kind);
+    const auto session = readySession(workspace.path(), QString());
+    if (!session)
+        return QStringLiteral("no sandbox started on the %1 engine").arg(kind);
+    QSignalSpy finished(session.get(), &SandboxSession::finished);
+    session->runPython(QStringLiteral(
+        "import os; print(os.environ.get('container', '-'), os.path.exists('/.dockerenv'))"));
+    const QString said = resultOf(finished).stdoutText.trimmed();
+    const QString expected = podman ? QStringLiteral("podman False") : QStringLiteral("- True");
+    if (said != expected)
+        return QStringLiteral("inside the sandbox: %1, where a %2 engine gives %3")
+            .arg(said, kind, expected);
+    return {};
+}
+
 } // namespace Sandcastle::Testing
 
 // Docker tests skip on a developer machine without Docker, and fail in CI (CI is set): a CI
@@ -68,4 +113,7 @@ inline ExecutionResult resultOf(QSignalSpy &finished, int timeoutMs = 120000)
                 QFAIL(qPrintable(QStringLiteral("Docker is required in CI: ") + reason_));         \
             QSKIP(qPrintable(QStringLiteral("Docker unavailable: ") + reason_));                   \
         }                                                                                          \
+        static const QString engine_ = Sandcastle::Testing::engineKindMismatch();                  \
+        if (!engine_.isEmpty())                                                                    \
+            QFAIL(qPrintable(engine_));                                                            \
     } while (false)
