@@ -31,6 +31,17 @@ class TestCli : public QObject
         QByteArray err;
     };
 
+    // sandcastle() removes SANDCASTLE_BASE_URL; the settings file points at the fake server,
+    // so no check ever reaches past loopback.
+    static bool pointSettingsAt(QFile &settings, const FakeOpenAiServer &server)
+    {
+        if (!settings.open(QIODevice::WriteOnly))
+            return false;
+        settings.write("[model]\nbaseUrl=" + server.baseUrl().toUtf8() + "\n");
+        settings.close();
+        return true;
+    }
+
     Run sandcastle(const QStringList &args, const QByteArray &input = {}, int timeoutMs = 120000)
     {
         const Sandcastle::Testing::CliRun run = Sandcastle::Testing::runSandcastle(
@@ -482,12 +493,8 @@ private Q_SLOTS:
         SANDCASTLE_REQUIRE_DOCKER();
         FakeOpenAiServer server;
         QVERIFY(server.listen());
-        // sandcastle() removes SANDCASTLE_BASE_URL; the settings file points at the fake
-        // server, so no check ever reaches past loopback.
         QFile settings(m_dataDir.filePath(QStringLiteral("settings.ini")));
-        QVERIFY(settings.open(QIODevice::WriteOnly));
-        settings.write("[model]\nbaseUrl=" + server.baseUrl().toUtf8() + "\n");
-        settings.close();
+        QVERIFY(pointSettingsAt(settings, server));
         Run run = sandcastle({QStringLiteral("doctor")});
         QVERIFY2(run.exitCode == 0, run.out.constData());
         for (const char *check : {"engine", "daemon", "image", "endpoint", "key"})
@@ -513,9 +520,7 @@ private Q_SLOTS:
         FakeOpenAiServer server;
         QVERIFY(server.listen());
         QFile settings(m_dataDir.filePath(QStringLiteral("settings.ini")));
-        QVERIFY(settings.open(QIODevice::WriteOnly));
-        settings.write("[model]\nbaseUrl=" + server.baseUrl().toUtf8() + "\n");
-        settings.close();
+        QVERIFY(pointSettingsAt(settings, server));
         // Docker here: the folder mounted; Podman here (--engine anywhere on the line) too.
         Run run = sandcastle({QStringLiteral("doctor")});
         QVERIFY2(run.out.contains("ok    daemon     Docker ") && run.out.contains(", at unix://"),
