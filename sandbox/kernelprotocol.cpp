@@ -28,24 +28,33 @@ QString stringField(const QJsonObject &obj, const QString &key)
 
 } // namespace
 
-QByteArray KernelProtocol::encodeRun(qint64 id, const QString &code, bool reportFiles)
+namespace {
+
+QByteArray encodeRequest(QJsonObject request, KernelProtocol::CopyMode copy)
 {
-    QJsonObject request{{QStringLiteral("op"), QStringLiteral("run")},
-                        {QStringLiteral("id"), id},
-                        {QStringLiteral("code"), code}};
-    if (reportFiles)
+    if (copy.reportFiles)
         request.insert(QStringLiteral("files"), true);
+    if (copy.quotaBytes > 0)
+        request.insert(QStringLiteral("quota"), copy.quotaBytes);
     return QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n';
 }
 
-QByteArray KernelProtocol::encodeShell(qint64 id, const QString &command, bool reportFiles)
+} // namespace
+
+QByteArray KernelProtocol::encodeRun(qint64 id, const QString &code, CopyMode copy)
 {
-    QJsonObject request{{QStringLiteral("op"), QStringLiteral("shell")},
-                        {QStringLiteral("id"), id},
-                        {QStringLiteral("command"), command}};
-    if (reportFiles)
-        request.insert(QStringLiteral("files"), true);
-    return QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n';
+    return encodeRequest({{QStringLiteral("op"), QStringLiteral("run")},
+                          {QStringLiteral("id"), id},
+                          {QStringLiteral("code"), code}},
+                         copy);
+}
+
+QByteArray KernelProtocol::encodeShell(qint64 id, const QString &command, CopyMode copy)
+{
+    return encodeRequest({{QStringLiteral("op"), QStringLiteral("shell")},
+                          {QStringLiteral("id"), id},
+                          {QStringLiteral("command"), command}},
+                         copy);
 }
 
 QByteArray KernelProtocol::encodeInterrupt()
@@ -189,14 +198,14 @@ void readFileReport(const QJsonObject &obj, KernelEvent &event)
         if (entry.size() != 4 || !entry.at(0).isString() || type.size() != 1
             || !QStringLiteral("fdlo").contains(type))
             continue;
-        event.changed.append({entry.at(0).toString(),
+        event.changed.append({wellFormed(entry.at(0).toString()),
                               char(type.at(0).toLatin1()),
                               entry.at(2).toInteger(),
                               entry.at(3).toInteger()});
     }
     for (const auto &value : obj.value(QStringLiteral("removed")).toArray()) {
         if (value.isString())
-            event.removed << value.toString();
+            event.removed << wellFormed(value.toString());
     }
 }
 
@@ -231,6 +240,9 @@ KernelEvent KernelProtocol::parseLine(const QByteArray &line)
                              .toInt(event.status == QLatin1String("ok") ? 0 : 1);
     } else if (ev == QLatin1String("files")) {
         readFileReport(obj, event);
+    } else if (ev == QLatin1String("quota")) {
+        event.type = KernelEvent::Type::Quota;
+        event.bytes = obj.value(QStringLiteral("bytes")).toInteger();
     } else if (ev == QLatin1String("protocol_error")) {
         event.type = KernelEvent::Type::ProtocolError;
         event.text = stringField(obj, QStringLiteral("message"));

@@ -21,7 +21,7 @@ struct ReportedFile
 // One message from the in-container kernel (sandbox/image/kernel.py).
 struct KernelEvent
 {
-    enum class Type { Ready, Output, Done, Files, ProtocolError, Invalid };
+    enum class Type { Ready, Output, Done, Files, Quota, ProtocolError, Invalid };
     Type type = Type::Invalid;
     qint64 id = 0;
     OutputStream stream = OutputStream::Stdout;
@@ -34,6 +34,16 @@ struct KernelEvent
     QList<ReportedFile> changed;
     QStringList removed;
     bool overflow = false;
+    // Quota: what /workspace holds, past the quota the run was sent with.
+    qint64 bytes = 0;
+};
+
+// Copy mode: reportFiles asks for a Files event before Done; quotaBytes > 0 for a Quota event
+// as soon as /workspace holds more (the host cannot watch the volume itself).
+struct KernelCopyMode
+{
+    bool reportFiles = false;
+    qint64 quotaBytes = 0;
 };
 
 // The host side of the kernel's protocol: encodes requests (JSON lines) and splits the
@@ -48,9 +58,9 @@ class KernelProtocol
 public:
     static constexpr qint64 kMaxFrameBytes = 64LL * 1024 * 1024;
 
-    // reportFiles: the kernel sends a Files event before Done (copy mode).
-    static QByteArray encodeRun(qint64 id, const QString &code, bool reportFiles = false);
-    static QByteArray encodeShell(qint64 id, const QString &command, bool reportFiles = false);
+    using CopyMode = KernelCopyMode;
+    static QByteArray encodeRun(qint64 id, const QString &code, CopyMode copy = {});
+    static QByteArray encodeShell(qint64 id, const QString &command, CopyMode copy = {});
     static QByteArray encodeInterrupt();
     // What the kernel sends for output (kernel.py does the same), for tests.
     static QByteArray encodeOutput(qint64 id, OutputStream stream, const QByteArray &bytes);

@@ -271,6 +271,12 @@ void SandboxSession::handleEvent(const KernelEvent &event)
         if (m_running && event.id == m_runId && m_sync)
             m_report = event;
         break;
+    case KernelEvent::Type::Quota:
+        if (m_running && event.id == m_runId && m_sync) {
+            m_workspaceBytes = event.bytes;
+            requestStop(StopReason::Quota);
+        }
+        break;
     case KernelEvent::Type::ProtocolError:
     case KernelEvent::Type::Invalid:
         qWarning("sandbox kernel: %s", qPrintable(event.text));
@@ -327,9 +333,14 @@ void SandboxSession::sendRun(const PendingRun &run)
     if (m_config.workspaceQuotaBytes > 0 && !m_config.workspace.isEmpty())
         m_quotaTimer.start();
     m_report.reset();
-    const bool report = m_sync != nullptr; // copy mode: the kernel says what the run changed
-    m_kernel->write(run.shell ? KernelProtocol::encodeShell(m_runId, run.code, report)
-                              : KernelProtocol::encodeRun(m_runId, run.code, report));
+    // Copy mode: the kernel says what the run changed, and when it fills the volume too much.
+    KernelProtocol::CopyMode copy;
+    if (m_sync) {
+        copy.reportFiles = true;
+        copy.quotaBytes = qMax<qint64>(0, m_config.workspaceQuotaBytes);
+    }
+    m_kernel->write(run.shell ? KernelProtocol::encodeShell(m_runId, run.code, copy)
+                              : KernelProtocol::encodeRun(m_runId, run.code, copy));
 }
 
 void SandboxSession::openSpillLog()

@@ -123,6 +123,19 @@ Owner hostOwner(const SandboxConfig &config)
     return std::pair<unsigned, unsigned>{uid, gid};
 }
 
+QStringList travelling(const QStringList &paths)
+{
+    QStringList kept;
+    kept.reserve(paths.size());
+    for (const QString &path : paths) {
+        if (nameTravels(path))
+            kept << path;
+        else
+            qInfo("sandbox: %s stays where it is: its name is not UTF-8", qPrintable(path));
+    }
+    return kept;
+}
+
 Manifest parseManifest(const QByteArray &output)
 {
     Manifest manifest;

@@ -32,6 +32,15 @@ struct RemoteEntry
 };
 using Manifest = QHash<QString, RemoteEntry>;
 
+// A name that can travel between here and the volume: one whose bytes were UTF-8 on the side
+// that listed it (other bytes arrive as U+FFFD, and the name cannot be said back).
+inline bool nameTravels(const QString &path)
+{
+    return !path.contains(QChar::ReplacementCharacter);
+}
+
+QStringList travelling(const QStringList &paths);
+
 // find's NUL-separated "%y %s %T@ %P" records, read (malformed records are skipped).
 Manifest parseManifest(const QByteArray &output);
 Result<Manifest> readManifest(const SandboxEngine &engine, const QString &container);

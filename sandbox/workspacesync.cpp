@@ -32,16 +32,19 @@ Result<bool> WorkspaceSync::sendAndRemove(const SandboxEngine &engine,
                                           const QStringList &send,
                                           const QStringList &remove)
 {
-    Result<bool> ok = VolumeSteps::removeRemote(engine, container, remove);
+    // A name that is not UTF-8 on one side cannot be said on the other: it stays where it is.
+    const QStringList sendable = VolumeSteps::travelling(send);
+    const QStringList removable = VolumeSteps::travelling(remove);
+    Result<bool> ok = VolumeSteps::removeRemote(engine, container, removable);
     if (ok)
-        ok = VolumeSteps::pushFiles(engine, container, root, send);
+        ok = VolumeSteps::pushFiles(engine, container, root, sendable);
     if (!ok)
         return ok;
     // The volume now holds what was sent as it is here (tar keeps the seconds of the times):
     // known without listing it again, which over ssh costs a connection.
-    for (const QString &path : remove)
+    for (const QString &path : removable)
         step.remote.remove(path);
-    for (const QString &path : send) {
+    for (const QString &path : sendable) {
         const WorkspaceSnapshot::Entry entry = step.host.entries().value(path);
         step.remote.insert(path, {'f', entry.size, entry.mtimeNs / 1000000000});
     }
@@ -61,7 +64,8 @@ void WorkspaceSync::recoverCutRun(const SandboxEngine &engine,
     QStringList fetch;
     for (auto it = there.begin(); it != there.end(); ++it) {
         const auto was = lastRemote.find(it.key());
-        if (it->type != 'f' || (was != lastRemote.end() && *was == it.value()))
+        if (it->type != 'f' || (was != lastRemote.end() && *was == it.value())
+            || !VolumeSteps::nameTravels(it.key()))
             continue;
         const auto here = step.host.entries().find(it.key());
         const auto then = lastHost.entries().find(it.key());
@@ -252,7 +256,12 @@ void WorkspaceSync::pull(const std::optional<KernelEvent> &report,
                 const auto was = before.find(it.key());
                 if (was != before.end() && *was == it.value())
                     continue;
-                if (it->type == 'f') {
+                if (it->type == 'f' && !VolumeSteps::nameTravels(it.key())) {
+                    step.pulled.refused << it.key()
+                                               + QStringLiteral(": the name is not UTF-8 (shown "
+                                                                "with \uFFFD), so it cannot be "
+                                                                "named back; left in the sandbox");
+                } else if (it->type == 'f') {
                     fetch << it.key();
                     replaced += host.entries().value(it.key()).size;
                 } else if (it->type != 'd') {

@@ -23,20 +23,44 @@ private Q_SLOTS:
                  QStringLiteral("print('a')\nprint(\"é\")"));
     }
 
-    void asksForAFileReportOnlyInCopyMode()
+    void asksForAFileReportAndAQuotaWatchOnlyInCopyMode()
     {
         const QJsonObject plain
             = QJsonDocument::fromJson(KernelProtocol::encodeRun(1, QStringLiteral("1"))).object();
         QVERIFY(!plain.contains(QStringLiteral("files")));
+        QVERIFY(!plain.contains(QStringLiteral("quota")));
         const QJsonObject run
-            = QJsonDocument::fromJson(KernelProtocol::encodeRun(2, QStringLiteral("1"), true))
+            = QJsonDocument::fromJson(KernelProtocol::encodeRun(2, QStringLiteral("1"), {true, 0}))
                   .object();
         QCOMPARE(run.value(QStringLiteral("files")).toBool(), true);
+        QVERIFY(!run.contains(QStringLiteral("quota")));
         const QJsonObject shell
-            = QJsonDocument::fromJson(KernelProtocol::encodeShell(3, QStringLiteral("ls"), true))
+            = QJsonDocument::fromJson(KernelProtocol::encodeShell(3,
+                                                                  QStringLiteral("ls"),
+                                                                  {true, 5LL * 1024 * 1024 * 1024}))
                   .object();
         QCOMPARE(shell.value(QStringLiteral("op")).toString(), QStringLiteral("shell"));
         QCOMPARE(shell.value(QStringLiteral("files")).toBool(), true);
+        QCOMPARE(shell.value(QStringLiteral("quota")).toInteger(), 5LL * 1024 * 1024 * 1024);
+    }
+
+    void readsAQuotaEvent()
+    {
+        const KernelEvent event = KernelProtocol::parseLine(
+            QByteArrayLiteral("{\"ev\":\"quota\",\"id\":9,\"bytes\":70000000}"));
+        QCOMPARE(event.type, KernelEvent::Type::Quota);
+        QCOMPARE(event.id, 9);
+        QCOMPARE(event.bytes, 70000000);
+    }
+
+    void aReportedNameWithHalfASurrogateGetsAReplacementCharacter()
+    {
+        const KernelEvent event = KernelProtocol::parseLine(QByteArrayLiteral(
+            "{\"ev\":\"files\",\"id\":1,\"changed\":[[\"bad-\\udcff.txt\",\"f\",3,1]],"
+            "\"removed\":[\"gone-\\udcfe\"]}"));
+        QCOMPARE(event.changed.size(), 1);
+        QCOMPARE(event.changed.first().path, QStringLiteral("bad-\uFFFD.txt"));
+        QCOMPARE(event.removed, QStringList{QStringLiteral("gone-\uFFFD")});
     }
 
     void readsAFileReportAndDropsMalformedEntries()

@@ -18,7 +18,13 @@ Protocol (JSON lines in each direction, and output as binary frames):
                                    before "done", when the request had "files": true (a remote
                                    engine's copy mode): what the run changed in /workspace
                                    against the kernel's last look, so that the host fetches
-                                   only that, without another `docker exec`
+                                   only that, without another `docker exec`; a name that
+                                   is not UTF-8 is sent with U+FFFD for its bad bytes (the
+                                   host cannot name it back, and says so)
+                  {"ev": "quota", "id": 7, "bytes": 70000000}
+                                   during a run whose request had "quota": N (copy mode, where
+                                   the host cannot watch the volume fill): /workspace holds
+                                   more than N bytes; the host then stops the run
 
 File descriptors 1 and 2 are redirected into pipes that reader threads forward as output
 frames (raw bytes: the host decodes them, so a flood costs no JSON on either side), so output
@@ -187,22 +193,32 @@ _REPORT_LIMIT = 20000  # changed entries in one report; past it the host lists t
 _REPORT_SECONDS = 5.0
 
 
+def _shown(name):
+    """A name as the host gets it: bytes that are not UTF-8 become U+FFFD."""
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return os.fsencode(name).decode("utf-8", "replace")
+
+
 def _look(root):
     """path -> (type, size, mtime seconds) of everything under root but .sandcastle; None when
     it took too long (a run that made a million files): the host then lists the volume."""
     found = {}
-    stack = [""]
+    stack = [("", "")]  # (the folder's real path, its path as the host is told it)
     deadline = time.monotonic() + _REPORT_SECONDS
     while stack:
-        folder = stack.pop()
+        folder, shown = stack.pop()
         try:
             entries = os.scandir(os.path.join(root, folder) if folder else root)
         except OSError:
             continue
         with entries:
             for entry in entries:
-                path = folder + "/" + entry.name if folder else entry.name
-                if path == ".sandcastle":
+                real = folder + "/" + entry.name if folder else entry.name
+                path = shown + "/" + _shown(entry.name) if shown else _shown(entry.name)
+                if real == ".sandcastle":
                     continue
                 try:
                     st = entry.stat(follow_symlinks=False)
@@ -210,7 +226,7 @@ def _look(root):
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     kind = "d"
-                    stack.append(path)
+                    stack.append((real, path))
                 elif entry.is_file(follow_symlinks=False):
                     kind = "f"
                 elif entry.is_symlink():
@@ -240,6 +256,91 @@ def _file_report(state, run_id):
     if len(report["removed"]) >= _REPORT_LIMIT:
         report = {"ev": "files", "id": run_id, "changed": [], "removed": [], "overflow": True}
     return report
+
+
+def _used_bytes(root):
+    """Bytes the file system under root has in use (a cheap look, no walk)."""
+    st = os.statvfs(root)
+    return (st.f_blocks - st.f_bfree) * st.f_frsize
+
+
+def _workspace_bytes(root, limit):
+    """The sizes of the regular files under root added up, stopping once past limit."""
+    total = 0
+    stack = [root]
+    deadline = time.monotonic() + _REPORT_SECONDS
+    while stack and total <= limit and time.monotonic() < deadline:
+        try:
+            entries = os.scandir(stack.pop())
+        except OSError:
+            continue
+        with entries:
+            for entry in entries:
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+                    elif entry.is_file(follow_symlinks=False):
+                        total += entry.stat(follow_symlinks=False).st_size
+                except OSError:
+                    continue
+    return total
+
+
+class _QuotaWatch(threading.Thread):
+    """Copy mode: the host's folder does not grow while a run fills the volume, so the kernel
+    watches for it. The file system's use is looked at five times a second; only when it grew
+    by more than the room left are the files counted, and past the quota the host is told (it
+    stops the run). Started with the kernel, before any user code, and never ends."""
+
+    def __init__(self, channel, state):
+        super().__init__(daemon=True)
+        self._channel = channel
+        self._state = state
+        self._lock = threading.Lock()
+        self._watch = None  # [run id, quota, used at the baseline, bytes at the baseline]
+
+    def begin(self, run_id, quota, files):
+        try:
+            used = _used_bytes(_WORKSPACE)
+        except OSError:
+            return
+        if files is None:
+            held = _workspace_bytes(_WORKSPACE, quota)
+        else:
+            held = sum(value[1] for value in files.values())
+        with self._lock:
+            self._watch = [run_id, quota, used, held]
+
+    def end(self):
+        with self._lock:
+            self._watch = None
+
+    def run(self):
+        while True:
+            time.sleep(0.2)
+            try:
+                self._check()
+            except Exception:  # the watch must outlive whatever happens to the volume
+                pass
+
+    def _check(self):
+        with self._lock:
+            if self._watch is None:
+                return
+            run_id, quota, base_used, base_held = self._watch
+        used = _used_bytes(_WORKSPACE)
+        if base_held + used - base_used <= quota:
+            return
+        held = _workspace_bytes(_WORKSPACE, quota)
+        with self._lock:
+            if self._watch is None or self._watch[0] != run_id:
+                return
+            if held > quota:
+                self._watch = None  # told once; the host stops the run
+            else:
+                self._watch = [run_id, quota, used, held]  # something else grew: a new baseline
+        if held > quota:
+            self._channel.send({"ev": "quota", "id": run_id, "bytes": held})
 
 
 def _kill_group(pgid, seconds):
@@ -319,6 +420,8 @@ def main():
     figures = _Figures(lambda: state["run_id"])
     inbox = queue.Queue()
     threading.Thread(target=_reader, args=(requests, inbox, state), daemon=True).start()
+    quota_watch = _QuotaWatch(channel, state)
+    quota_watch.start()
     channel.send({"ev": "ready", "pid": os.getpid()})
 
     while True:
@@ -341,6 +444,9 @@ def main():
         state["run_id"] = run_id
         if request.get("files") and "files" not in state:
             state["files"] = _look(_WORKSPACE)  # the baseline the first report compares with
+        quota = request.get("quota")
+        if isinstance(quota, int) and quota > 0:
+            quota_watch.begin(run_id, quota, state.get("files"))
         for forwarder in forwarders:
             forwarder.run_id = run_id
             forwarder.drained.clear()
@@ -385,6 +491,7 @@ def main():
                 stream.flush()
             except Exception:
                 pass
+        quota_watch.end()
         for fd in (1, 2):
             os.write(fd, _END)
         for forwarder in forwarders:

@@ -20,10 +20,16 @@ class SecurityCase
 public:
     enum class Kind { Attack, Fault };
 
+    // Run again on another engine (SANDCASTLE_TEST_ENGINE_LABEL, tests/CMakeLists.txt), a
+    // case is recorded as "[podman] name": each engine's verdicts count on their own.
     SecurityCase(Kind kind, QString name)
         : m_kind(kind)
         , m_name(std::move(name))
-    {}
+    {
+        const QString engine = qEnvironmentVariable("SANDCASTLE_TEST_ENGINE_LABEL");
+        if (!engine.isEmpty())
+            m_name = QLatin1Char('[') + engine + QStringLiteral("] ") + m_name;
+    }
     SecurityCase(const SecurityCase &) = delete;
     SecurityCase &operator=(const SecurityCase &) = delete;
 
