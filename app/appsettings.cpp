@@ -242,6 +242,7 @@ SandboxConfig AppSettings::sandboxConfig(const QString &conversationId,
     config.runtime = runtime;
     config.fresh = fresh;
     config.context = engineContext;
+    config.ownerData = SandboxConfig::ownerDataFor(dataDir);
     config.workspaceMode = SandboxConfig::parseWorkspaceMode(workspaceMode)
                                .value_or(SandboxConfig::WorkspaceMode::Auto);
     if (personsFolder)

@@ -1,6 +1,7 @@
 #include "containerengine.h"
 
 #include "engineprobe.h"
+#include "sandboxconfig.h"
 
 #include <QProcess>
 #include <QStandardPaths>
@@ -89,7 +90,8 @@ int ContainerEngine::reapOrphans() const
                             QStringLiteral("--filter"),
                             QStringLiteral("label=app=sandcastle"),
                             QStringLiteral("--format"),
-                            QStringLiteral("{{.ID}} {{.Label \"sandcastle.owner-pid\"}}")},
+                            QStringLiteral("{{.ID}} {{.Label \"sandcastle.owner-pid\"}} "
+                                           "{{.Label \"sandcastle.owner-host\"}}")},
                            15000);
     if (out.exitCode != 0)
         return 0;
@@ -100,6 +102,10 @@ int ContainerEngine::reapOrphans() const
         const QStringList parts = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
         if (parts.isEmpty())
             continue;
+        // Another machine's (a shared remote engine): its pid means nothing here. Containers
+        // from before the label have none and are taken for this machine's.
+        if (parts.size() > 2 && parts.at(2) != SandboxConfig::ownerHost())
+            continue;
         bool ok = false;
         const qint64 pid = parts.size() > 1 ? parts.at(1).toLongLong(&ok) : 0;
         // kill(pid, 0) fails with ESRCH when no such process exists: the owner is gone.
@@ -108,7 +114,10 @@ int ContainerEngine::reapOrphans() const
     }
     if (orphans.isEmpty())
         return 0;
-    run(QStringList{QStringLiteral("rm"), QStringLiteral("--force")} + orphans, 30000);
+    // --volumes: a fresh run's anonymous volume goes too (a conversation's named one stays).
+    run(QStringList{QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("--volumes")}
+            + orphans,
+        30000);
     return int(orphans.size());
 }
 
@@ -128,12 +137,67 @@ Result<int> ContainerEngine::removeConversationContainers(const QString &convers
         = QString::fromUtf8(out.stdoutData).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     if (ids.isEmpty())
         return Result<int>::ok(0);
-    const Output removed
-        = run(QStringList{QStringLiteral("rm"), QStringLiteral("--force")} + ids, 30000);
+    const Output removed = run(
+        QStringList{QStringLiteral("rm"), QStringLiteral("--force"), QStringLiteral("--volumes")}
+            + ids,
+        30000);
     if (removed.exitCode != 0)
         return Result<int>::failure(QStringLiteral("could not remove the container: %1")
                                         .arg(QString::fromUtf8(removed.stderrData).trimmed()));
     return Result<int>::ok(int(ids.size()));
+}
+
+Result<bool> ContainerEngine::removeConversationVolume(const QString &conversationId) const
+{
+    SandboxConfig config;
+    config.conversationId = conversationId;
+    const Output out = run({QStringLiteral("volume"),
+                            QStringLiteral("rm"),
+                            QStringLiteral("--force"),
+                            config.workspaceVolume()},
+                           30000);
+    const QString err = QString::fromUtf8(out.stderrData).trimmed();
+    // None there (a conversation that never ran on a remote engine) is what was wanted.
+    if (out.exitCode == 0 || err.contains(QLatin1String("no such volume"), Qt::CaseInsensitive))
+        return Result<bool>::ok(true);
+    return Result<bool>::failure(
+        QStringLiteral("could not remove the conversation's volume %1: %2")
+            .arg(config.workspaceVolume(), out.timedOut ? QStringLiteral("no answer") : err));
+}
+
+int ContainerEngine::reapOrphanVolumes(const QString &ownerData,
+                                       const QSet<QString> &liveConversations) const
+{
+    if (ownerData.isEmpty() || EngineProbe::isPodman(m_program))
+        return 0; // Podman's volumes carry no labels (SandboxConfig::runArguments)
+    const Output out
+        = run({QStringLiteral("volume"),
+               QStringLiteral("ls"),
+               QStringLiteral("--quiet"),
+               QStringLiteral("--filter"),
+               QStringLiteral("dangling=true"),
+               QStringLiteral("--filter"),
+               QStringLiteral("label=sandcastle.owner-host=") + SandboxConfig::ownerHost(),
+               QStringLiteral("--filter"),
+               QStringLiteral("label=sandcastle.owner-data=") + ownerData},
+              15000);
+    if (out.exitCode != 0)
+        return 0;
+    const QString prefix = QStringLiteral("sandcastle-ws-");
+    QStringList orphans;
+    for (const QString &name :
+         QString::fromUtf8(out.stdoutData).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const QString volume = name.trimmed();
+        if (volume.startsWith(prefix) && !liveConversations.contains(volume.mid(prefix.size())))
+            orphans << volume;
+    }
+    if (orphans.isEmpty())
+        return 0;
+    // A volume a container took meanwhile is refused by the engine and stays.
+    const Output removed
+        = run(QStringList{QStringLiteral("volume"), QStringLiteral("rm")} + orphans, 30000);
+    return int(
+        QString::fromUtf8(removed.stdoutData).split(QLatin1Char('\n'), Qt::SkipEmptyParts).size());
 }
 
 } // namespace Sandcastle

@@ -2,6 +2,7 @@
 
 #include <base/result.h>
 
+#include <QSet>
 #include <QString>
 #include <QStringList>
 
@@ -35,11 +36,18 @@ public:
     Result<QString> checkDaemon() const;
     Result<bool> imageExists(const QString &image) const;
 
-    // Removes containers labelled app=sandcastle whose owning process is gone (after a crash).
+    // Removes containers labelled app=sandcastle whose owning process on this machine is gone
+    // (after a crash); another machine's (label sandcastle.owner-host) are left alone.
     // Returns how many were removed.
     int reapOrphans() const;
     // Removes every container of one conversation (label sandcastle.conversation=ID).
     Result<int> removeConversationContainers(const QString &conversationId) const;
+    // Removes the conversation's copy-mode volume (sandcastle-ws-ID); none there is success.
+    Result<bool> removeConversationVolume(const QString &conversationId) const;
+    // Removes copy-mode volumes that no container uses, labelled with this machine and this
+    // data folder (SandboxConfig::ownerData), whose conversation is not in
+    // `liveConversations` (deleted while the engine could not be reached). Returns how many.
+    int reapOrphanVolumes(const QString &ownerData, const QSet<QString> &liveConversations) const;
 
 private:
     QString m_program;

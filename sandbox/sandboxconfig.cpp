@@ -3,10 +3,12 @@
 #include "daemonendpoint.h"
 #include "engineprobe.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QSysInfo>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -126,6 +128,25 @@ QString SandboxConfig::workspaceVolume() const
                : QStringLiteral("sandcastle-ws-") + conversationId;
 }
 
+QString SandboxConfig::ownerHost()
+{
+    // /etc/machine-id (D-Bus's id where that is missing), else the host name.
+    static const QString host = [] {
+        const QByteArray id = QSysInfo::machineUniqueId();
+        return id.isEmpty() ? QSysInfo::machineHostName() : QString::fromLatin1(id);
+    }();
+    return host;
+}
+
+QString SandboxConfig::ownerDataFor(const QString &dataDir)
+{
+    if (dataDir.isEmpty())
+        return QString();
+    const QString path = QDir(dataDir).absolutePath();
+    return QString::fromLatin1(
+        QCryptographicHash::hash(path.toUtf8(), QCryptographicHash::Sha256).toHex().left(16));
+}
+
 QStringList SandboxConfig::runArguments(const QString &containerName, qint64 ownerPid) const
 {
     const bool kernelMain = kernelIsMainProcess();
@@ -138,7 +159,11 @@ QStringList SandboxConfig::runArguments(const QString &containerName, qint64 own
                      QStringLiteral("--label"),
                      QStringLiteral("app=sandcastle"),
                      QStringLiteral("--label"),
-                     QStringLiteral("sandcastle.owner-pid=") + QString::number(ownerPid)};
+                     QStringLiteral("sandcastle.owner-pid=") + QString::number(ownerPid),
+                     QStringLiteral("--label"),
+                     QStringLiteral("sandcastle.owner-host=") + ownerHost()};
+    if (!ownerData.isEmpty())
+        args << QStringLiteral("--label") << QStringLiteral("sandcastle.owner-data=") + ownerData;
     if (!conversationId.isEmpty())
         args << QStringLiteral("--label")
              << QStringLiteral("sandcastle.conversation=") + conversationId;
@@ -166,9 +191,21 @@ QStringList SandboxConfig::runArguments(const QString &containerName, qint64 own
         // The daemon cannot see this machine's folders: a volume holds /workspace, filled and
         // read back through tar streams (WorkspaceSync).
         const QString volume = workspaceVolume();
-        args << QStringLiteral("--mount")
-             << QStringLiteral("type=volume,target=/workspace")
-                    + (volume.isEmpty() ? QString() : QStringLiteral(",source=") + volume);
+        QString mount = QStringLiteral("type=volume,target=/workspace");
+        if (!volume.isEmpty()) {
+            mount += QStringLiteral(",source=") + volume;
+            // Labels for ContainerEngine::reapOrphanVolumes (Docker sets them when it creates
+            // the volume; Podman 4.3 has no volume-label, and its volumes are only removed
+            // with their conversation).
+            if (!isPodman()) {
+                mount += QStringLiteral(",volume-label=app=sandcastle,volume-label=sandcastle."
+                                        "owner-host=")
+                         + ownerHost();
+                if (!ownerData.isEmpty())
+                    mount += QStringLiteral(",volume-label=sandcastle.owner-data=") + ownerData;
+            }
+        }
+        args << QStringLiteral("--mount") << mount;
     } else if (!workspace.isEmpty()) {
         args << QStringLiteral("--mount")
              << QStringLiteral("type=bind,source=") + QDir(workspace).absolutePath()

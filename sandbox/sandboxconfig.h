@@ -44,6 +44,13 @@ struct SandboxConfig
     // Copy mode: the volume outlives the container (a conversation's), or goes with it (a
     // single `sandcastle exec`).
     bool keepsVolume = true;
+    // Whose conversations these are, as labels on containers and volumes, so that the
+    // housekeeping of an engine shared with other machines (a team's build server) or other
+    // data folders touches only its own: this machine (ownerHost) and the data folder
+    // (ownerData, a hash of its path; empty outside the app).
+    QString ownerData;
+    static QString ownerHost();
+    static QString ownerDataFor(const QString &dataDir);
 
     // A memory limit docker accepts: digits with an optional b/k/m/g unit ("512m", "2g").
     static bool isValidMemory(const QString &size);

@@ -224,7 +224,9 @@ private Q_SLOTS:
         config.workspaceMode = SandboxConfig::WorkspaceMode::Copy;
         QCOMPARE(
             valueAfter(config.runArguments(QStringLiteral("box"), 1), QStringLiteral("--mount")),
-            QStringLiteral("type=volume,target=/workspace,source=sandcastle-ws-c1"));
+            QStringLiteral("type=volume,target=/workspace,source=sandcastle-ws-c1,volume-label=app="
+                           "sandcastle,volume-label=sandcastle.owner-host=")
+                + SandboxConfig::ownerHost());
         config.keepsVolume = false;
         QCOMPARE(
             valueAfter(config.runArguments(QStringLiteral("box"), 1), QStringLiteral("--mount")),
@@ -235,6 +237,36 @@ private Q_SLOTS:
         QCOMPARE(SandboxConfig::parseWorkspaceMode(QStringLiteral("COPY")),
                  std::optional(SandboxConfig::WorkspaceMode::Copy));
         QVERIFY(!SandboxConfig::parseWorkspaceMode(QStringLiteral("cpy")));
+    }
+
+    void containersAndVolumesSayWhoseTheyAre()
+    {
+        QVERIFY(!SandboxConfig::ownerHost().isEmpty());
+        QVERIFY(!SandboxConfig::ownerHost().contains(QLatin1Char(',')));
+        const QString data
+            = SandboxConfig::ownerDataFor(QStringLiteral("/home/a/.local/sandcastle"));
+        QCOMPARE(data.size(), 16);
+        QCOMPARE(SandboxConfig::ownerDataFor(QStringLiteral("/home/a/.local/sandcastle/")), data);
+        QVERIFY(SandboxConfig::ownerDataFor(QStringLiteral("/home/b/.local/sandcastle")) != data);
+        QVERIFY(SandboxConfig::ownerDataFor(QString()).isEmpty());
+
+        SandboxConfig config;
+        config.workspace = QStringLiteral("/tmp/ws");
+        config.conversationId = QStringLiteral("c1");
+        config.ownerData = data;
+        config.workspaceMode = SandboxConfig::WorkspaceMode::Copy;
+        const QStringList args = config.runArguments(QStringLiteral("box"), 7);
+        QVERIFY(
+            args.contains(QStringLiteral("sandcastle.owner-host=") + SandboxConfig::ownerHost()));
+        QVERIFY(args.contains(QStringLiteral("sandcastle.owner-data=") + data));
+        const QString mount = valueAfter(args, QStringLiteral("--mount"));
+        QVERIFY2(mount.endsWith(QStringLiteral(",volume-label=sandcastle.owner-data=") + data),
+                 qPrintable(mount));
+        // Podman 4.3 refuses volume-label: its volume is named, not labelled.
+        config.engine = QStringLiteral("podman");
+        QCOMPARE(
+            valueAfter(config.runArguments(QStringLiteral("box"), 7), QStringLiteral("--mount")),
+            QStringLiteral("type=volume,target=/workspace,source=sandcastle-ws-c1"));
     }
 
     void theEndpointIsAskedWhetherItSeesTheFolder()

@@ -243,8 +243,19 @@ void ConversationController::switchTo(const ConversationInfo &info,
 
 void ConversationController::sweepLeftoverWorkspaces()
 {
-    if (m_store->isOpen())
-        ConversationRemoval::sweepEmptyWorkspaces(*m_store, m_settings.dataDir, m_workspace);
+    if (!m_store->isOpen())
+        return;
+    ConversationRemoval::sweepEmptyWorkspaces(*m_store, m_settings.dataDir, m_workspace);
+    // Copy-mode volumes of conversations deleted while their engine could not be reached.
+    const Result<QList<ConversationInfo>> stored = m_store->list();
+    if (!stored)
+        return;
+    QSet<QString> live{m_conversationId};
+    for (const ConversationInfo &info : stored.value())
+        live.insert(info.id);
+    const ContainerEngine engine(m_settings.engine, m_settings.engineContext);
+    const QString owner = SandboxConfig::ownerDataFor(m_settings.dataDir);
+    blockingJobs()->start([engine, owner, live] { engine.reapOrphanVolumes(owner, live); });
 }
 
 void ConversationController::leaveWorkspace()

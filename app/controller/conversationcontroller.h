@@ -121,7 +121,8 @@ public:
     // Starts the sandbox ahead of the first run, unless every run gets a fresh container.
     void warmUp();
     // Removes the empty workspaces that crashes and earlier versions left (none that a stored
-    // conversation or another process uses): the window's, once its first frame is up.
+    // conversation or another process uses), and the engine's volumes of this data folder's
+    // deleted conversations: the window's, once its first frame is up.
     void sweepLeftoverWorkspaces();
     // New settings for the next request and run (a run in progress keeps its own); a change
     // of the container's limits restarts an idle sandbox (sandboxRestarted()).

@@ -27,10 +27,16 @@ Result<QString>
 removeLeftovers(const ContainerEngine &engine, const QString &dataDir, const ConversationInfo &info)
 {
     const Result<int> containers = engine.removeConversationContainers(info.id);
-    const QString note = containers ? QString()
-                                    : containers.error()
-                                          + QStringLiteral(" (a container left behind is removed "
-                                                           "the next time Sandcastle starts)");
+    // Then its volume on a remote engine (copy mode), which its container held.
+    const Result<bool> volume
+        = containers ? engine.removeConversationVolume(info.id) : Result<bool>::ok(true);
+    const QString note = !containers ? containers.error()
+                                           + QStringLiteral(" (a container left behind is removed "
+                                                            "the next time Sandcastle starts)")
+                         : !volume ? volume.error()
+                                         + QStringLiteral(" (it is removed the next time "
+                                                          "Sandcastle starts)")
+                                   : QString();
     if (!info.workspace.isEmpty()) {
         const Result<bool> forgotten = Checkpoints(dataDir, info.workspace, info.id).forget();
         if (!forgotten)
