@@ -1,10 +1,11 @@
 #include <support/dockercheck.h>
 #include <support/remoteengine.h>
+#include <ui/environment/imagebar.h>
+#include <ui/mainwindow.h>
 #include <ui/settings/enginepage.h>
 
 #include <QComboBox>
 #include <QPushButton>
-#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -14,7 +15,8 @@ using Sandcastle::Testing::RemoteEngine;
 
 // Settings → Engine against the real engines: the contexts Docker knows listed, Test saying
 // what answered and whether the image is there, and Send putting it there, with the remote of
-// scripts/remote-engine behind a context of its own.
+// scripts/remote-engine behind a context of its own; and the window's bar offering to send an
+// image the remote lacks.
 class TestEnginePage : public QObject
 {
     Q_OBJECT
@@ -22,6 +24,31 @@ class TestEnginePage : public QObject
     RemoteEngine m_remote;
     QString m_context;
     QTemporaryDir m_data;
+
+    // A tag of the image only this machine has (the remote lacks it until it is sent), removed
+    // from both at the end.
+    struct LocalTag
+    {
+        QString image;
+        QString remote;
+        bool made = false;
+        LocalTag(const QString &name, QString remoteSocket)
+            : image(QStringLiteral("sandcastle-sandbox:%1-%2")
+                        .arg(name)
+                        .arg(QCoreApplication::applicationPid()))
+            , remote(std::move(remoteSocket))
+            , made(RemoteEngine::docker(QString(),
+                                        {QStringLiteral("tag"), SandboxConfig().image, image})
+                   == 0)
+        {}
+        LocalTag(const LocalTag &) = delete;
+        LocalTag &operator=(const LocalTag &) = delete;
+        ~LocalTag()
+        {
+            RemoteEngine::docker(QString(), {QStringLiteral("rmi"), image});
+            RemoteEngine::docker(remote, {QStringLiteral("rmi"), image});
+        }
+    };
 
     AppSettings settings() const
     {
@@ -74,16 +101,9 @@ private Q_SLOTS:
 
     void aRemoteContextIsListedTestedAndSentTheImage()
     {
-        // A tag of the image only this machine has: the remote lacks it until it is sent.
-        const QString image = QStringLiteral("sandcastle-sandbox:page-test-%1")
-                                  .arg(QCoreApplication::applicationPid());
-        QCOMPARE(
-            RemoteEngine::docker(QString(), {QStringLiteral("tag"), SandboxConfig().image, image}),
-            0);
-        const auto untag = qScopeGuard([&] {
-            RemoteEngine::docker(QString(), {QStringLiteral("rmi"), image});
-            RemoteEngine::docker(m_remote.socket, {QStringLiteral("rmi"), image});
-        });
+        const LocalTag tag(QStringLiteral("page-test"), m_remote.socket);
+        QVERIFY(tag.made);
+        const QString &image = tag.image;
         AppSettings s = settings();
         s.image = image;
         EnginePage page(s);
@@ -135,6 +155,41 @@ private Q_SLOTS:
         QVERIFY(tested.wait(60000));
         QVERIFY2(page.report().contains(QStringLiteral("could not be started")),
                  qPrintable(page.report()));
+    }
+
+    // The window on a remote context without the image: the bar over the editor says so and
+    // offers to send it from this machine; sent, the bar goes and the remote has it.
+    void theWindowOffersToSendAnImageTheRemoteLacks()
+    {
+        const LocalTag tag(QStringLiteral("window-test"), m_remote.socket);
+        QVERIFY(tag.made);
+        const QString &image = tag.image;
+        QTemporaryDir data;
+        AppSettings s;
+        s.dataDir = data.path();
+        s.baseUrl = QStringLiteral("http://127.0.0.1:9/v1"); // no model is asked here
+        s.apiKey = QStringLiteral("unused");
+        s.engineContext = m_context;
+        s.image = image;
+        MainWindow window(s);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *bar = window.findChild<ImageBar *>(QStringLiteral("imageBar"));
+        QVERIFY(bar);
+        QTRY_VERIFY_WITH_TIMEOUT(bar->isVisible(), 60000);
+        QVERIFY2(bar->text().contains(image) && bar->text().contains(m_remote.ssh)
+                     && bar->text().contains(QStringLiteral("send it from this machine")),
+                 qPrintable(bar->text()));
+        auto *send = bar->findChild<QPushButton *>(QStringLiteral("sendImage"));
+        auto *build = bar->findChild<QPushButton *>(QStringLiteral("buildImage"));
+        QVERIFY(send && send->isVisible());
+        QCOMPARE(build->text(), QStringLiteral("Build it there"));
+        send->click();
+        QVERIFY(!send->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(!bar->isVisible(), 300000);
+        QCOMPARE(RemoteEngine::docker(m_remote.socket,
+                                      {QStringLiteral("image"), QStringLiteral("inspect"), image}),
+                 0);
     }
 };
 

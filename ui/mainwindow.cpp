@@ -29,6 +29,7 @@
 #include <app/mcp/mcphub.h>
 #include <app/project/projectenvironment.h>
 #include <base/jsonfields.h>
+#include <sandbox/imagebuild.h>
 #include <sandbox/pathguard.h>
 #include <sandbox/sandboxsession.h>
 
@@ -345,9 +346,17 @@ void MainWindow::runPersonCode(const QString &code, const QString &language)
 void MainWindow::applySettings(const AppSettings &next)
 {
     const bool themeChanged = next.theme != settings().theme;
+    const bool engineChanged = next.engine != settings().engine
+                               || next.engineContext != settings().engineContext
+                               || next.image != settings().image;
     m_controller->applySettings(next);
     if (themeChanged)
         applyTheme(themeFromName(settings().theme));
+    const bool imageBusy = (m_imageBuild && m_imageBuild->isRunning()) || m_imageSending;
+    if (engineChanged && !imageBusy) { // another engine may lack the image
+        m_imageBar->hide();
+        checkImage();
+    }
     m_console->setScrollback(settings().consoleScrollback);
     m_status->refresh();
 }

@@ -148,6 +148,7 @@ private:
     void bindImage();
     void checkImage();
     void buildImage();
+    void sendImage();
     void bindPanes();
     void bindConversationList();
     void readKeyFromKeychain();
@@ -179,6 +180,7 @@ private:
     ImageBar *m_imageBar = nullptr;
     ImageBuild *m_imageBuild = nullptr;
     QElapsedTimer m_imageClock;
+    bool m_imageSending = false;
     QElapsedTimer m_buildClock;
     bool m_buildInConsole = false; // an environment build is the console's current run
     EditActions *m_edit = nullptr;

@@ -1,6 +1,7 @@
 // The window's part when the sandbox image is missing: it is looked for once the first frame
-// is up (off the UI thread), offered to be built in the bar over the editor, built with its
-// log in the console, and the sandbox started on it. (Split from mainwindow.cpp.)
+// is up (off the UI thread), offered to be built in the bar over the editor (or, on a remote
+// engine, sent from this machine), built with its log in the console, and the sandbox started
+// on it. (Split from mainwindow.cpp.)
 #include "mainwindow.h"
 
 #include "console/consolepane.h"
@@ -10,6 +11,8 @@
 #include <sandbox/blockingjobs.h>
 #include <sandbox/containerengine.h>
 #include <sandbox/imagebuild.h>
+#include <sandbox/imagetransfer.h>
+#include <sandbox/sandboxengine.h>
 
 #include <QCoreApplication>
 #include <QPointer>
@@ -21,15 +24,57 @@ namespace Sandcastle {
 void MainWindow::checkImage()
 {
     QPointer<MainWindow> self(this);
-    const ContainerEngine engine(settings().engine, settings().engineContext);
-    const QString image = settings().image;
-    blockingJobs()->start([self, engine, image] {
-        const Result<bool> present = engine.imageExists(image);
+    const SandboxConfig config = settings().sandboxConfig(QString(), QString());
+    blockingJobs()->start([self, config] {
+        const ContainerEngine engine(config.engine, config.context);
+        const Result<bool> present = engine.imageExists(config.image);
         // The engine not answering is the sandbox's own message to give, not this bar's.
         const bool missing = present && !present.value();
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, image, missing] {
-            if (self && missing)
-                self->m_imageBar->offer(image);
+        const bool remote = missing && !config.daemonIsLocal();
+        const QString where
+            = remote ? SandboxEngine::forConfig(config)->describeEndpoint() : QString();
+        const bool canSend = remote && !ImageTransfer::inputsOf(config, false).isEmpty();
+        QMetaObject::invokeMethod(QCoreApplication::instance(),
+                                  [self, image = config.image, missing, where, canSend] {
+                                      if (!self || !missing)
+                                          return;
+                                      if (where.isEmpty())
+                                          self->m_imageBar->offer(image);
+                                      else
+                                          self->m_imageBar->offerRemote(image, where, canSend);
+                                  });
+    });
+}
+
+void MainWindow::sendImage()
+{
+    if (m_imageSending)
+        return;
+    m_imageSending = true;
+    m_imageBar->showSending();
+    statusBar()->showMessage(tr("Sandbox: sending the image…"));
+    QPointer<MainWindow> self(this);
+    const SandboxConfig config = settings().sandboxConfig(QString(), QString());
+    blockingJobs()->start([self, config] {
+        const Result<bool> sent
+            = ImageTransfer::send(config, [self](const ImageTransfer::Progress &progress) {
+                  QMetaObject::invokeMethod(QCoreApplication::instance(), [self, progress] {
+                      if (self)
+                          self->m_imageBar->showSent(progress.sentBytes, progress.totalBytes);
+                  });
+              });
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, sent] {
+            if (!self)
+                return;
+            self->m_imageSending = false;
+            self->statusBar()->clearMessage();
+            if (!sent) {
+                self->m_imageBar->showFailed(sent.error());
+                return;
+            }
+            self->m_imageBar->hide();
+            self->statusBar()->showMessage(tr("The sandbox image is there now."), 5000);
+            self->m_controller->warmUp();
         });
     });
 }
@@ -37,6 +82,7 @@ void MainWindow::checkImage()
 void MainWindow::bindImage()
 {
     connect(m_imageBar, &ImageBar::buildRequested, this, &MainWindow::buildImage);
+    connect(m_imageBar, &ImageBar::sendRequested, this, &MainWindow::sendImage);
     connect(m_imageBar, &ImageBar::cancelRequested, this, [this] {
         if (m_imageBuild)
             m_imageBuild->cancel();

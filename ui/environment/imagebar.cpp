@@ -16,6 +16,7 @@ ImageBar::ImageBar(QWidget *parent)
     , m_line(new QLabel(this))
     , m_progress(new QProgressBar(this))
     , m_build(new QPushButton(tr("Build the image"), this))
+    , m_send(new QPushButton(tr("Send it from this machine"), this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
     , m_close(new QPushButton(tr("Not now"), this))
 {
@@ -29,10 +30,12 @@ ImageBar::ImageBar(QWidget *parent)
     m_progress->setTextVisible(false);
     m_progress->setMaximumHeight(8);
     m_build->setObjectName(QStringLiteral("buildImage"));
+    m_send->setObjectName(QStringLiteral("sendImage"));
     m_cancel->setObjectName(QStringLiteral("cancelImageBuild"));
     m_close->setObjectName(QStringLiteral("closeImageBar"));
     auto *buttons = new QHBoxLayout;
     buttons->addStretch(1);
+    buttons->addWidget(m_send);
     buttons->addWidget(m_build);
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_close);
@@ -42,6 +45,7 @@ ImageBar::ImageBar(QWidget *parent)
     layout->addWidget(m_line);
     layout->addLayout(buttons);
     connect(m_build, &QPushButton::clicked, this, &ImageBar::buildRequested);
+    connect(m_send, &QPushButton::clicked, this, &ImageBar::sendRequested);
     connect(m_cancel, &QPushButton::clicked, this, &ImageBar::cancelRequested);
     connect(m_close, &QPushButton::clicked, this, &QWidget::hide);
     hide();
@@ -50,6 +54,9 @@ ImageBar::ImageBar(QWidget *parent)
 void ImageBar::offer(const QString &image)
 {
     m_image = image;
+    m_where.clear();
+    m_canSend = false;
+    m_send->hide();
     m_text->setText(tr("The sandbox image %1 is not on this machine: code cannot run until it "
                        "is built. Building takes a few minutes (Debian's packages are "
                        "downloaded once; after that it works offline).")
@@ -63,8 +70,51 @@ void ImageBar::offer(const QString &image)
     show();
 }
 
+void ImageBar::offerRemote(const QString &image, const QString &where, bool canSend)
+{
+    offer(image);
+    m_where = where;
+    m_canSend = canSend;
+    m_text->setText(
+        canSend ? tr("The sandbox image %1 is not on %2, where Sandcastle runs code now: send it "
+                     "from this machine (docker save | docker load over the same connection), "
+                     "or build it there (a few minutes; Debian's packages are downloaded there).")
+                      .arg(image, where)
+                : tr("The sandbox image %1 is not on %2, where Sandcastle runs code now, nor on "
+                     "this machine to send: build it there (a few minutes; Debian's packages "
+                     "are downloaded there).")
+                      .arg(image, where));
+    m_build->setText(tr("Build it there"));
+    m_send->setVisible(canSend);
+}
+
+void ImageBar::showSending()
+{
+    m_text->setText(tr("Sending the sandbox image %1 to %2…").arg(m_image, m_where));
+    m_line->clear();
+    m_line->show();
+    m_progress->setRange(0, 0);
+    m_progress->show();
+    m_send->hide();
+    m_build->hide();
+    m_cancel->hide(); // docker load cannot be stopped halfway cleanly; it ends on its own
+    m_close->hide();
+    show();
+}
+
+void ImageBar::showSent(qint64 sentBytes, qint64 totalBytes)
+{
+    if (totalBytes > 0) {
+        m_progress->setRange(0, 1000);
+        m_progress->setValue(int(std::min<qint64>(1000, sentBytes * 1000 / totalBytes)));
+    }
+    m_line->setText(tr("%1 MB of about %2 MB sent").arg(sentBytes >> 20).arg(totalBytes >> 20));
+}
+
 void ImageBar::showBuilding()
 {
+    m_send->hide();
+    m_progress->setRange(0, 0);
     m_text->setText(tr("Building the sandbox image %1… (the log is in the console)").arg(m_image));
     m_line->clear();
     m_line->show();
@@ -85,8 +135,9 @@ void ImageBar::showLine(const QString &line)
 
 void ImageBar::showFailed(const QString &message)
 {
-    m_text->setText(tr("The sandbox image was not built: %1").arg(message));
-    m_build->setText(tr("Try again"));
+    m_text->setText(tr("The sandbox image is not there: %1").arg(message));
+    m_build->setText(m_where.isEmpty() ? tr("Try again") : tr("Build it there"));
+    m_send->setVisible(m_canSend);
     m_build->show();
     m_close->show();
     m_cancel->hide();
