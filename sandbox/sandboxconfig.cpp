@@ -180,6 +180,11 @@ QStringList SandboxConfig::runArguments(const QString &containerName, qint64 own
          << (user.isEmpty() ? containerUser() : user);
     if (!runtime.isEmpty())
         args << QStringLiteral("--runtime") << runtime;
+    // Rootless Podman maps the container's root to this user and everyone else to subordinate
+    // ids: keep-id makes the code's uid (containerUser(): this user's) this user's on the host
+    // too, so that it can write the bind-mounted folder and what it writes is the person's.
+    if (isPodman() && ::geteuid() != 0 && !workspace.isEmpty() && !copiesWorkspace())
+        args << QStringLiteral("--userns=keep-id");
     if (isPodman()) {
         // Rootful Podman raises open files and processes to 1,048,576 and 4,194,304 unless told,
         // which a host without CAP_SYS_RESOURCE (a container, a CI runner) refuses at the start;

@@ -16,6 +16,18 @@ std::unique_ptr<SandboxEngine> SandboxEngine::forConfig(const SandboxConfig &con
     return std::make_unique<LocalCliEngine>(config);
 }
 
+QString SandboxEngine::ignoredLimits(const QByteArray &engineStderr)
+{
+    if (!engineStderr.contains("Resource limits are not supported and ignored")
+        || qEnvironmentVariable("SANDCASTLE_ALLOW_UNLIMITED") == QLatin1String("1"))
+        return QString();
+    return QStringLiteral(
+        "the container engine runs rootless on a host with cgroups v1 and ignores the sandbox's "
+        "memory, process and CPU limits, so no code runs there: use Docker, or Podman as root, "
+        "or boot the host with cgroups v2 (systemd.unified_cgroup_hierarchy=1); to run without "
+        "those limits anyway, set SANDCASTLE_ALLOW_UNLIMITED=1");
+}
+
 LocalCliEngine::LocalCliEngine(SandboxConfig config)
     : m_config(std::move(config))
 {}

@@ -59,6 +59,12 @@ public:
 
     // The engine a session with this configuration uses.
     static std::unique_ptr<SandboxEngine> forConfig(const SandboxConfig &config);
+
+    // Why code must not run in a container the engine started while saying that it ignores
+    // the sandbox's limits (rootless Podman on cgroups v1 drops --memory, --pids-limit and
+    // --cpus with a warning); empty when it said no such thing, or when the person allowed
+    // it with SANDCASTLE_ALLOW_UNLIMITED=1.
+    static QString ignoredLimits(const QByteArray &engineStderr);
 };
 
 // The docker (or podman) CLI talking to its daemon, through --context or DOCKER_HOST if set:

@@ -133,6 +133,10 @@ void SandboxSession::onContainerStarted(int exitCode, const QByteArray &stderrDa
         failStart(m_engine->describeStartFailure(stderrData));
         return;
     }
+    if (const QString refusal = SandboxEngine::ignoredLimits(stderrData); !refusal.isEmpty()) {
+        failStart(refusal);
+        return;
+    }
     if (!m_sync) {
         startKernel();
         startProcess(m_kernel, m_engine->execKernel(m_containerName));
@@ -217,6 +221,12 @@ void SandboxSession::handleEvent(const KernelEvent &event)
     case KernelEvent::Type::Ready:
         if (m_state != State::Starting)
             break;
+        // Fresh mode: the engine's warnings came on the kernel's own stderr.
+        if (const QString refusal = SandboxEngine::ignoredLimits(m_kernelStderr);
+            !refusal.isEmpty()) {
+            failStart(refusal);
+            break;
+        }
         if (m_workspaceGoingUp)
             m_kernelReadyEarly = true; // ready when the workspace is there too
         else

@@ -15,7 +15,7 @@ SANDCASTLE_PACKAGES=(
     libqscintilla2-qt6-dev nlohmann-json3-dev qtkeychain-qt6-dev libgl-dev libqt6svg6
     docker.io debootstrap ca-certificates git
     desktop-file-utils appstream dpkg-dev bash-completion man-db
-    nodejs npm python3-nbformat openssh-server openssh-client iproute2 podman catatonit
+    nodejs npm python3-nbformat openssh-server openssh-client iproute2 podman catatonit uidmap
 )
 
 # Packages that another source may provide as a command instead: NodeSource's nodejs carries

@@ -269,6 +269,23 @@ private Q_SLOTS:
             QStringLiteral("type=volume,target=/workspace,source=sandcastle-ws-c1"));
     }
 
+    void anEngineThatIgnoresTheLimitsIsRefusedUnlessAllowed()
+    {
+        const QByteArray podman = "Resource limits are not supported and ignored on cgroups V1 "
+                                  "rootless systems\nabc123\n";
+        qunsetenv("SANDCASTLE_ALLOW_UNLIMITED");
+        QVERIFY(SandboxEngine::ignoredLimits("abc123\n").isEmpty());
+        const QString refusal = SandboxEngine::ignoredLimits(podman);
+        QVERIFY2(refusal.contains(QStringLiteral("ignores the sandbox's memory, process and CPU "
+                                                 "limits")),
+                 qPrintable(refusal));
+        qputenv("SANDCASTLE_ALLOW_UNLIMITED", "yes"); // only 1 allows it
+        QVERIFY(!SandboxEngine::ignoredLimits(podman).isEmpty());
+        qputenv("SANDCASTLE_ALLOW_UNLIMITED", "1");
+        QVERIFY(SandboxEngine::ignoredLimits(podman).isEmpty());
+        qunsetenv("SANDCASTLE_ALLOW_UNLIMITED");
+    }
+
     void theEndpointIsAskedWhetherItSeesTheFolder()
     {
         QTemporaryDir dir;

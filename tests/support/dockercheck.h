@@ -67,7 +67,9 @@ inline ExecutionResult resultOf(QSignalSpy &finished, int timeoutMs = 120000)
 
 // The suites run once more on other engines (tests/CMakeLists.txt: sandcastle_test_on_engines),
 // SANDCASTLE_TEST_ENGINE_KIND naming which: "podman" (Podman on this machine, the folder
-// mounted) or "remote" (a daemon that cannot see this machine's folders, the folder copied).
+// mounted), "podman-rootless" (the same, run by a user without privileges: the container's
+// root is that user, so its uid map is not the identity) or "remote" (a daemon that cannot see
+// this machine's folders, the folder copied).
 // Empty when a sandbox started with the environment's settings is on that kind of engine, as
 // seen from inside it (Podman sets container=podman, Docker writes /.dockerenv) and in how the
 // workspace gets there; otherwise what was found.
@@ -79,7 +81,8 @@ inline QString engineKindMismatch()
     QTemporaryDir workspace;
     SandboxConfig config = SandboxConfig::fromEnvironment();
     config.workspace = workspace.path();
-    const bool podman = kind == QLatin1String("podman");
+    const bool rootless = kind == QLatin1String("podman-rootless");
+    const bool podman = kind == QLatin1String("podman") || rootless;
     const bool copies = kind == QLatin1String("remote");
     if (config.isPodman() != podman || config.copiesWorkspace() != copies)
         return QStringLiteral(
@@ -92,9 +95,12 @@ inline QString engineKindMismatch()
         return QStringLiteral("no sandbox started on the %1 engine").arg(kind);
     QSignalSpy finished(session.get(), &SandboxSession::finished);
     session->runPython(QStringLiteral(
-        "import os; print(os.environ.get('container', '-'), os.path.exists('/.dockerenv'))"));
+        "import os; print(os.environ.get('container', '-'), os.path.exists('/.dockerenv'), "
+        "open('/proc/self/uid_map').read().split()[:2] == ['0', '0'])"));
     const QString said = resultOf(finished).stdoutText.trimmed();
-    const QString expected = podman ? QStringLiteral("podman False") : QStringLiteral("- True");
+    const QString expected = rootless ? QStringLiteral("podman False False")
+                             : podman ? QStringLiteral("podman False True")
+                                      : QStringLiteral("- True True");
     if (said != expected)
         return QStringLiteral("inside the sandbox: %1, where a %2 engine gives %3")
             .arg(said, kind, expected);
