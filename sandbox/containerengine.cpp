@@ -149,20 +149,16 @@ Result<int> ContainerEngine::removeConversationContainers(const QString &convers
 
 Result<bool> ContainerEngine::removeConversationVolume(const QString &conversationId) const
 {
-    SandboxConfig config;
-    config.conversationId = conversationId;
-    const Output out = run({QStringLiteral("volume"),
-                            QStringLiteral("rm"),
-                            QStringLiteral("--force"),
-                            config.workspaceVolume()},
-                           30000);
+    const QString volume = SandboxConfig::volumeFor(conversationId);
+    const Output out = run(
+        {QStringLiteral("volume"), QStringLiteral("rm"), QStringLiteral("--force"), volume}, 30000);
     const QString err = QString::fromUtf8(out.stderrData).trimmed();
     // None there (a conversation that never ran on a remote engine) is what was wanted.
     if (out.exitCode == 0 || err.contains(QLatin1String("no such volume"), Qt::CaseInsensitive))
         return Result<bool>::ok(true);
     return Result<bool>::failure(
         QStringLiteral("could not remove the conversation's volume %1: %2")
-            .arg(config.workspaceVolume(), out.timedOut ? QStringLiteral("no answer") : err));
+            .arg(volume, out.timedOut ? QStringLiteral("no answer") : err));
 }
 
 int ContainerEngine::reapOrphanVolumes(const QString &ownerData,
@@ -183,7 +179,7 @@ int ContainerEngine::reapOrphanVolumes(const QString &ownerData,
               15000);
     if (out.exitCode != 0)
         return 0;
-    const QString prefix = QStringLiteral("sandcastle-ws-");
+    const QString prefix = SandboxConfig::volumeFor(QString());
     QStringList orphans;
     for (const QString &name :
          QString::fromUtf8(out.stdoutData).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {

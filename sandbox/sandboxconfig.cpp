@@ -123,9 +123,7 @@ std::optional<SandboxConfig::WorkspaceMode> SandboxConfig::parseWorkspaceMode(co
 
 QString SandboxConfig::workspaceVolume() const
 {
-    return conversationId.isEmpty() || !keepsVolume
-               ? QString()
-               : QStringLiteral("sandcastle-ws-") + conversationId;
+    return conversationId.isEmpty() || !keepsVolume ? QString() : volumeFor(conversationId);
 }
 
 QString SandboxConfig::ownerHost()

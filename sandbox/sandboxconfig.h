@@ -89,6 +89,11 @@ struct SandboxConfig
     // or empty without one or when it is not kept (an anonymous volume, removed with the
     // container).
     QString workspaceVolume() const;
+    // The name of a conversation's copy-mode volume.
+    static QString volumeFor(const QString &conversationId)
+    {
+        return QStringLiteral("sandcastle-ws-") + conversationId;
+    }
 
     // uid:gid for the container: the host user's, except that root on the host runs the code
     // as the image's unprivileged user (1000:1000), never as root.

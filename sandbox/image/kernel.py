@@ -292,10 +292,9 @@ class _QuotaWatch(threading.Thread):
     by more than the room left are the files counted, and past the quota the host is told (it
     stops the run). Started with the kernel, before any user code, and never ends."""
 
-    def __init__(self, channel, state):
+    def __init__(self, channel):
         super().__init__(daemon=True)
         self._channel = channel
-        self._state = state
         self._lock = threading.Lock()
         self._watch = None  # [run id, quota, used at the baseline, bytes at the baseline]
 
@@ -420,7 +419,7 @@ def main():
     figures = _Figures(lambda: state["run_id"])
     inbox = queue.Queue()
     threading.Thread(target=_reader, args=(requests, inbox, state), daemon=True).start()
-    quota_watch = _QuotaWatch(channel, state)
+    quota_watch = _QuotaWatch(channel)
     quota_watch.start()
     channel.send({"ev": "ready", "pid": os.getpid()})
 
