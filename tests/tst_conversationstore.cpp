@@ -505,7 +505,10 @@ private Q_SLOTS:
         const QString calls = QString::fromUtf8(logFile.readAll());
         QVERIFY2(calls.contains(QStringLiteral("label=sandcastle.conversation=own")),
                  qPrintable(calls));
-        QVERIFY2(calls.contains(QStringLiteral("rm --force c0ffee")), qPrintable(calls));
+        QVERIFY2(calls.contains(QStringLiteral("rm --force --volumes c0ffee")), qPrintable(calls));
+        // The conversation's copy-mode volume goes with it (no such volume is not an error).
+        QVERIFY2(calls.contains(QStringLiteral("volume rm --force sandcastle-ws-own")),
+                 qPrintable(calls));
         QVERIFY(!ConversationRemoval::remove(store, engine, data.path(), QStringLiteral("own")));
     }
 

@@ -831,12 +831,36 @@ Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Pyt
         <translation>Das Sandbox-Image %1 wird gebaut… (das Protokoll steht in der Konsole)</translation>
     </message>
     <message>
-        <source>The sandbox image was not built: %1</source>
-        <translation>Das Sandbox-Image wurde nicht gebaut: %1</translation>
-    </message>
-    <message>
         <source>Try again</source>
         <translation>Erneut versuchen</translation>
+    </message>
+    <message>
+        <source>Send it from this machine</source>
+        <translation>Von diesem Rechner senden</translation>
+    </message>
+    <message>
+        <source>The sandbox image %1 is not on %2, where Sandcastle runs code now: send it from this machine (docker save | docker load over the same connection), or build it there (a few minutes; Debian&apos;s packages are downloaded there).</source>
+        <translation>Das Sandbox-Image %1 ist nicht auf %2, wo Sandcastle jetzt Code ausführt: senden Sie es von diesem Rechner (docker save | docker load über dieselbe Verbindung) oder bauen Sie es dort (einige Minuten; Debians Pakete werden dort heruntergeladen).</translation>
+    </message>
+    <message>
+        <source>The sandbox image %1 is not on %2, where Sandcastle runs code now, nor on this machine to send: build it there (a few minutes; Debian&apos;s packages are downloaded there).</source>
+        <translation>Das Sandbox-Image %1 ist weder auf %2, wo Sandcastle jetzt Code ausführt, noch auf diesem Rechner zum Senden: bauen Sie es dort (einige Minuten; Debians Pakete werden dort heruntergeladen).</translation>
+    </message>
+    <message>
+        <source>Build it there</source>
+        <translation>Dort bauen</translation>
+    </message>
+    <message>
+        <source>Sending the sandbox image %1 to %2…</source>
+        <translation>Das Sandbox-Image %1 wird an %2 gesendet…</translation>
+    </message>
+    <message>
+        <source>%1 MB of about %2 MB sent</source>
+        <translation>%1 MB von etwa %2 MB gesendet</translation>
+    </message>
+    <message>
+        <source>The sandbox image is not there: %1</source>
+        <translation>Das Sandbox-Image ist nicht dort: %1</translation>
     </message>
 </context>
 <context>
@@ -1298,6 +1322,14 @@ Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Pyt
     <message>
         <source>Export conversation as a Note&amp;book…</source>
         <translation>Gespräch als Note&amp;book exportieren…</translation>
+    </message>
+    <message>
+        <source>Sandbox: sending the image…</source>
+        <translation>Sandbox: Image wird gesendet…</translation>
+    </message>
+    <message>
+        <source>The sandbox image is there now.</source>
+        <translation>Das Sandbox-Image ist jetzt dort.</translation>
     </message>
 </context>
 <context>

@@ -831,12 +831,36 @@ La construction de l’environnement utilise le réseau ; les exécutions resten
         <translation>Construction de l&apos;image du bac à sable %1… (le journal est dans la console)</translation>
     </message>
     <message>
-        <source>The sandbox image was not built: %1</source>
-        <translation>L&apos;image du bac à sable n&apos;a pas été construite : %1</translation>
-    </message>
-    <message>
         <source>Try again</source>
         <translation>Réessayer</translation>
+    </message>
+    <message>
+        <source>Send it from this machine</source>
+        <translation>L’envoyer depuis cette machine</translation>
+    </message>
+    <message>
+        <source>The sandbox image %1 is not on %2, where Sandcastle runs code now: send it from this machine (docker save | docker load over the same connection), or build it there (a few minutes; Debian&apos;s packages are downloaded there).</source>
+        <translation>L’image de bac à sable %1 n’est pas sur %2, où Sandcastle exécute le code maintenant : envoyez-la depuis cette machine (docker save | docker load sur la même connexion), ou construisez-la là-bas (quelques minutes ; les paquets de Debian y sont téléchargés).</translation>
+    </message>
+    <message>
+        <source>The sandbox image %1 is not on %2, where Sandcastle runs code now, nor on this machine to send: build it there (a few minutes; Debian&apos;s packages are downloaded there).</source>
+        <translation>L’image de bac à sable %1 n’est ni sur %2, où Sandcastle exécute le code maintenant, ni sur cette machine pour l’envoyer : construisez-la là-bas (quelques minutes ; les paquets de Debian y sont téléchargés).</translation>
+    </message>
+    <message>
+        <source>Build it there</source>
+        <translation>La construire là-bas</translation>
+    </message>
+    <message>
+        <source>Sending the sandbox image %1 to %2…</source>
+        <translation>Envoi de l’image de bac à sable %1 à %2…</translation>
+    </message>
+    <message>
+        <source>%1 MB of about %2 MB sent</source>
+        <translation>%1 Mo sur environ %2 Mo envoyés</translation>
+    </message>
+    <message>
+        <source>The sandbox image is not there: %1</source>
+        <translation>L’image de bac à sable n’est pas là-bas : %1</translation>
     </message>
 </context>
 <context>
@@ -1298,6 +1322,14 @@ La construction de l’environnement utilise le réseau ; les exécutions resten
     <message>
         <source>Export conversation as a Note&amp;book…</source>
         <translation>Exporter la conversation en note&amp;book…</translation>
+    </message>
+    <message>
+        <source>Sandbox: sending the image…</source>
+        <translation>Bac à sable : envoi de l’image…</translation>
+    </message>
+    <message>
+        <source>The sandbox image is there now.</source>
+        <translation>L’image de bac à sable est là-bas maintenant.</translation>
     </message>
 </context>
 <context>
