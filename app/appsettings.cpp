@@ -102,6 +102,9 @@ const std::vector<SettingKey> &settingKeys()
         field("sandbox/network", &AppSettings::network),
         field("sandbox/fresh", &AppSettings::fresh),
         field("sandbox/runtime", &AppSettings::runtime),
+        field("sandbox/preimports", &AppSettings::preimports),
+        field("sandbox/warmSpare", &AppSettings::warmSpare),
+        field("sandbox/idleStopS", &AppSettings::idleStopS),
         field("environment/wheelhouse", &AppSettings::wheelhouse),
         field("environment/buildTimeoutS", &AppSettings::environmentTimeoutS),
     };
@@ -153,6 +156,10 @@ AppSettings AppSettings::load()
     env("SANDCASTLE_ENGINE", s.engine);
     env("SANDCASTLE_CONTEXT", s.engineContext);
     env("SANDCASTLE_WORKSPACE_MODE", s.workspaceMode);
+    // Set, even to nothing, it wins (SANDCASTLE_PREIMPORTS= turns pre-imports off).
+    if (qEnvironmentVariableIsSet("SANDCASTLE_PREIMPORTS"))
+        s.preimports = qEnvironmentVariable("SANDCASTLE_PREIMPORTS");
+    s.idleStopS = qBound(0, s.idleStopS, 7 * 24 * 3600);
     if (!SandboxConfig::parseWorkspaceMode(s.workspaceMode))
         s.workspaceMode = QStringLiteral("auto");
     if (s.maxTurns < 1)
@@ -182,6 +189,17 @@ void AppSettings::save() const
     for (const SettingKey &key : settingKeys())
         file.setValue(QLatin1String(key.key), key.get(*this));
     file.sync();
+}
+
+QStringList AppSettings::preimportList() const
+{
+    QStringList modules;
+    for (const QString &part : preimports.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const QString name = part.trimmed();
+        if (SandboxConfig::isValidModuleName(name) && !modules.contains(name))
+            modules << name;
+    }
+    return modules;
 }
 
 QString AppSettings::settingsFile() const
@@ -241,6 +259,8 @@ SandboxConfig AppSettings::sandboxConfig(const QString &conversationId,
     config.network = network;
     config.runtime = runtime;
     config.fresh = fresh;
+    if (!fresh) // a container per run: nothing would use them
+        config.preimports = preimportList();
     config.context = engineContext;
     config.ownerData = SandboxConfig::ownerDataFor(dataDir);
     config.workspaceMode = SandboxConfig::parseWorkspaceMode(workspaceMode)

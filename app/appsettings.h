@@ -52,6 +52,14 @@ struct AppSettings
     bool network = false;        // off unless a person turns it on
     bool fresh = false;          // a new container for every run
     QString runtime;             // "runsc" for gVisor, when the daemon has it
+    // Modules each new kernel imports in the background (comma-separated; empty for none), so
+    // that the first data run of a conversation does not wait for them.
+    QString preimports = QStringLiteral("numpy, pandas, matplotlib.pyplot");
+    // One ready sandbox kept in reserve for the next new conversation (not on battery).
+    bool warmSpare = true;
+    // A conversation's sandbox not looked at or used for this many seconds is stopped (its
+    // variables go; the next run starts a new one); 0 keeps it.
+    int idleStopS = 30 * 60;
     // A folder of wheels a project's environment installs from alone (no index); empty: the
     // network's index, during the build only.
     QString wheelhouse;
@@ -64,6 +72,9 @@ struct AppSettings
     static QString defaultDataDir();
     // Writes everything but the key (and what the environment overrode stays as it was).
     void save() const;
+
+    // preimports as a list of module names (names that are not modules are dropped).
+    QStringList preimportList() const;
 
     QString settingsFile() const;
     QString workspaceFor(const QString &conversationId) const;

@@ -7,7 +7,6 @@
 #include <QCommandLineParser>
 #include <QDateTime>
 #include <QSocketNotifier>
-#include <QUuid>
 
 #include <cstdio>
 
@@ -127,11 +126,6 @@ QString loadKeyFromKeychain(AppSettings &settings)
         return key.error();
     settings.apiKey = key.value();
     return QStringLiteral("from the system keychain");
-}
-
-QString newConversationId()
-{
-    return QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
 }
 
 Result<bool> openStore(ConversationStore &store, const AppSettings &settings)

@@ -44,7 +44,6 @@ bool parseOptions(QCommandLineParser &parser, const QString &command, const QStr
 // The environment wins; otherwise the system keychain, if there is one and it holds a key.
 // Returns where the key came from, or why there is none.
 QString loadKeyFromKeychain(AppSettings &settings);
-QString newConversationId();
 // The conversation store of the data folder, or a message saying why it cannot be used.
 Result<bool> openStore(ConversationStore &store, const AppSettings &settings);
 int listConversations(const ConversationStore &store, bool asJson);

@@ -2,6 +2,7 @@
 #include "commands.h"
 
 #include <app/appsettings.h>
+#include <app/store/conversationstore.h>
 #include <sandbox/sandboxsession.h>
 
 #include <QCommandLineParser>
@@ -57,6 +58,7 @@ std::optional<int> parseExec(const QStringList &args, SandboxConfig &config, QBy
                                      : settings.workspaceFor(id);
     config = settings.sandboxConfig(id, workspaceDir, parser.isSet(workspace));
     config.keepsVolume = false; // one run: a remote engine's volume goes with the container
+    config.preimports.clear();  // one run: it imports what it needs itself
     // A folder of the person's with requirements.txt or apt.txt runs in its environment.
     if (parser.isSet(workspace))
         config.image = projectImage(settings, workspaceDir);

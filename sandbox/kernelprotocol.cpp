@@ -243,6 +243,13 @@ KernelEvent KernelProtocol::parseLine(const QByteArray &line)
     } else if (ev == QLatin1String("quota")) {
         event.type = KernelEvent::Type::Quota;
         event.bytes = obj.value(QStringLiteral("bytes")).toInteger();
+    } else if (ev == QLatin1String("preimported")) {
+        event.type = KernelEvent::Type::Preimported;
+        for (const QJsonValue &name : obj.value(QStringLiteral("ok")).toArray())
+            event.imported << name.toString();
+        for (const QJsonValue &name : obj.value(QStringLiteral("failed")).toArray())
+            event.failed << name.toString();
+        event.ms = obj.value(QStringLiteral("ms")).toInteger();
     } else if (ev == QLatin1String("protocol_error")) {
         event.type = KernelEvent::Type::ProtocolError;
         event.text = stringField(obj, QStringLiteral("message"));

@@ -21,7 +21,7 @@ struct ReportedFile
 // One message from the in-container kernel (sandbox/image/kernel.py).
 struct KernelEvent
 {
-    enum class Type { Ready, Output, Done, Files, Quota, ProtocolError, Invalid };
+    enum class Type { Ready, Output, Done, Files, Quota, Preimported, ProtocolError, Invalid };
     Type type = Type::Invalid;
     qint64 id = 0;
     OutputStream stream = OutputStream::Stdout;
@@ -36,6 +36,11 @@ struct KernelEvent
     bool overflow = false;
     // Quota: what /workspace holds, past the quota the run was sent with.
     qint64 bytes = 0;
+    // Preimported: the modules the kernel imported in the background (--preimport), those it
+    // could not, and how long that took.
+    QStringList imported;
+    QStringList failed;
+    qint64 ms = 0;
 };
 
 // Copy mode: reportFiles asks for a Files event before Done; quotaBytes > 0 for a Quota event

@@ -225,6 +225,13 @@ QStringList SandboxConfig::runArguments(const QString &containerName, qint64 own
     return engineArguments(args);
 }
 
+bool SandboxConfig::isValidModuleName(const QString &name)
+{
+    static const QRegularExpression dotted(
+        QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$"));
+    return name.size() <= 200 && dotted.match(name).hasMatch();
+}
+
 bool SandboxConfig::isPodman() const
 {
     return EngineProbe::isPodman(engine);

@@ -35,6 +35,11 @@ struct SandboxConfig
     // Past this many bytes in the workspace (checked on the host while a run goes on) the run
     // is stopped; 0 for no quota. Docker cannot limit a bind mount's size.
     qint64 workspaceQuotaBytes = qint64(2) * 1024 * 1024 * 1024;
+    // Modules the kernel imports in the background once it is ready (kernel.py --preimport),
+    // so that a conversation's first data run does not wait for them; not in fresh mode.
+    QStringList preimports;
+    // A module name as --preimport takes it: dotted Python identifiers.
+    static bool isValidModuleName(const QString &name);
     int interruptGraceMs = 2000; // after a timeout's interrupt, before docker kill
     // How the workspace reaches /workspace: Auto binds it when the daemon is on this machine
     // and copies it otherwise; Copy forces copying (a daemon whose unix socket is local but

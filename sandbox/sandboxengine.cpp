@@ -45,11 +45,18 @@ EngineCommand LocalCliEngine::createContainer(const QString &name, qint64 ownerP
 
 EngineCommand LocalCliEngine::execKernel(const QString &name) const
 {
-    return command({QStringLiteral("exec"),
-                    QStringLiteral("--interactive"),
-                    name,
-                    QStringLiteral("python3"),
-                    QStringLiteral("/opt/sandcastle/kernel.py")});
+    QStringList args{QStringLiteral("exec"),
+                     QStringLiteral("--interactive"),
+                     name,
+                     QStringLiteral("python3"),
+                     QStringLiteral("/opt/sandcastle/kernel.py")};
+    QStringList modules;
+    for (const QString &module : m_config.preimports)
+        if (SandboxConfig::isValidModuleName(module))
+            modules << module;
+    if (!modules.isEmpty() && !m_config.fresh)
+        args << QStringLiteral("--preimport") << modules.join(QLatin1Char(','));
+    return command(args);
 }
 
 EngineCommand

@@ -185,7 +185,11 @@ void SandboxSession::startKernel()
     m_protocol = KernelProtocol();
     m_kernelStderr.clear();
     m_kernel = new QProcess(this);
-    QProcess *kernel = m_kernel;
+    bindKernel(m_kernel);
+}
+
+void SandboxSession::bindKernel(QProcess *kernel)
+{
     connect(kernel, &QProcess::readyReadStandardOutput, this, &SandboxSession::onKernelOutput);
     connect(kernel, &QProcess::readyReadStandardError, this, [this, kernel] {
         m_kernelStderr += kernel->readAllStandardError();
@@ -286,6 +290,10 @@ void SandboxSession::handleEvent(const KernelEvent &event)
             m_workspaceBytes = event.bytes;
             requestStop(StopReason::Quota);
         }
+        break;
+    case KernelEvent::Type::Preimported:
+        m_preimported = event;
+        Q_EMIT preimported(event.imported, event.failed, event.ms);
         break;
     case KernelEvent::Type::ProtocolError:
     case KernelEvent::Type::Invalid:

@@ -48,6 +48,22 @@ public:
 
     // Starts the container and kernel ahead of the first run (pre-warm). No-op unless stopped.
     void start();
+    // Takes over `spare`'s ready container and kernel (a warm spare started ahead of need with
+    // this session's container settings, bind-mounted, not fresh): this session becomes
+    // ready at once with the spare's config, and the spare is left stopped with nothing to
+    // remove. False, and nothing changes, unless this session is stopped and the spare ready.
+    bool adopt(SandboxSession &spare);
+    // The kernel's background imports (config().preimports) have ended: what it imported.
+    bool preimportsDone() const { return m_preimported.has_value(); }
+    // Once done: the modules imported, and those that could not be.
+    QStringList preimportedModules() const
+    {
+        return m_preimported ? m_preimported->imported : QStringList();
+    }
+    QStringList failedPreimports() const
+    {
+        return m_preimported ? m_preimported->failed : QStringList();
+    }
     // Runs code in the kernel's persistent globals. timeoutMs < 0 takes the config's timeout.
     void runPython(const QString &code, int timeoutMs = -1);
     // Runs `bash -lc command` in the same container, in /workspace.
@@ -68,6 +84,8 @@ Q_SIGNALS:
     void outputReady(Sandcastle::OutputStream stream, const QString &text);
     void finished(const Sandcastle::ExecutionResult &result);
     void errorOccurred(const QString &message);
+    // The kernel finished importing config().preimports in the background.
+    void preimported(const QStringList &imported, const QStringList &failed, qint64 ms);
     // A container the session removed is gone (or the engine gave up on it): after stop(),
     // release(), or a kernel that died or never started.
     void stopped();
@@ -86,6 +104,7 @@ private:
     void setState(State state);
     void onContainerStarted(int exitCode, const QByteArray &stderrData);
     void startKernel();
+    void bindKernel(QProcess *kernel);
     void becomeReady();
     void onKernelOutput();
     void onKernelFinished(int exitCode);
@@ -148,6 +167,7 @@ private:
     bool m_kernelReadyEarly = false;     // the kernel said ready before that push ended
     bool m_kernelIsMain = false;         // fresh mode's kernel is its container's main process
     ExecutionResult m_current;
+    std::optional<KernelEvent> m_preimported; // the kernel's background imports ended
 };
 
 } // namespace Sandcastle

@@ -1,6 +1,6 @@
-// How a session's container goes: stop() waits for the engine, release() does not, and a
-// container the kernel left behind is removed in the background. Split from
-// sandboxsession.cpp, which holds the runs.
+// How a session's container comes from a warm spare and goes: stop() waits for the engine,
+// release() does not, and a container the kernel left behind is removed in the background.
+// Split from sandboxsession.cpp, which holds the runs.
 #include "sandboxsession.h"
 
 #include "blockingjobs.h"
@@ -12,6 +12,8 @@
 #include <QThreadPool>
 
 #include <unistd.h>
+
+#include <utility>
 
 namespace Sandcastle {
 
@@ -35,6 +37,41 @@ void SandboxSession::removeContainerInBackground(const EngineCommand &remove)
                 Q_EMIT self->stopped();
         });
     });
+}
+
+bool SandboxSession::adopt(SandboxSession &spare)
+{
+    if (&spare == this || m_state != State::Stopped || spare.m_state != State::Ready
+        || spare.m_running || spare.m_pending || !spare.m_kernel || spare.m_sync
+        || spare.m_kernelIsMain)
+        return false;
+    QProcess *kernel = spare.m_kernel;
+    spare.m_kernel = nullptr;
+    disconnect(kernel, nullptr, &spare, nullptr);
+    kernel->setParent(this);
+    bindKernel(kernel);
+    m_kernel = kernel;
+    m_config = spare.m_config;
+    m_engine = SandboxEngine::forConfig(m_config);
+    m_containerName = spare.m_containerName;
+    spare.m_containerName.clear();
+    m_protocol = std::move(spare.m_protocol);
+    spare.m_protocol = KernelProtocol();
+    m_kernelStderr = std::exchange(spare.m_kernelStderr, QByteArray());
+    m_preimported = std::exchange(spare.m_preimported, std::nullopt);
+    m_oomKillsSeen = spare.m_oomKillsSeen;
+    m_kernelIsMain = false;
+    m_workspaceGoingUp = false;
+    delete m_sync;
+    m_files.watch(m_config.workspace, m_config.daemonIsLocal());
+    spare.m_files.stopWatching();
+    spare.setState(State::Stopped);
+    setState(State::Ready);
+    Q_EMIT ready();
+    // Something the kernel said after the spare's last read is this session's to read now.
+    if (kernel->bytesAvailable() > 0)
+        QMetaObject::invokeMethod(this, &SandboxSession::onKernelOutput, Qt::QueuedConnection);
+    return true;
 }
 
 void SandboxSession::stop()

@@ -33,7 +33,8 @@ private Q_SLOTS:
                                  "SANDCASTLE_API_KEY",
                                  "OPENAI_API_KEY",
                                  "SANDCASTLE_IMAGE",
-                                 "SANDCASTLE_ENGINE"})
+                                 "SANDCASTLE_ENGINE",
+                                 "SANDCASTLE_PREIMPORTS"})
             qunsetenv(name);
         qputenv("SANDCASTLE_DATA_DIR", m_dir.path().toUtf8());
         QFile::remove(m_dir.filePath(QStringLiteral("settings.ini")));
@@ -58,6 +59,30 @@ private Q_SLOTS:
         QVERIFY(s.apiKeyFromEnvironment);
         qputenv("SANDCASTLE_API_KEY", "sk-sandcastle");
         QCOMPARE(AppSettings::load().apiKey, QStringLiteral("sk-sandcastle"));
+    }
+
+    void preImportsAreModuleNamesAndTheEnvironmentCanTurnThemOff()
+    {
+        AppSettings s = AppSettings::load();
+        QCOMPARE(s.preimportList(),
+                 QStringList({QStringLiteral("numpy"),
+                              QStringLiteral("pandas"),
+                              QStringLiteral("matplotlib.pyplot")}));
+        // Anything that is not a dotted module name is dropped, as are repeats.
+        s.preimports = QStringLiteral(
+            " scipy.stats ,, numpy; rm -rf /, -m, numpy, 9lives, a..b, scipy.stats, ok_2");
+        QCOMPARE(
+            s.preimportList(),
+            QStringList(
+                {QStringLiteral("scipy.stats"), QStringLiteral("numpy"), QStringLiteral("ok_2")}));
+        QCOMPARE(s.sandboxConfig(QStringLiteral("c"), QStringLiteral("/w")).preimports,
+                 s.preimportList());
+        s.fresh = true; // a container per run: nothing would use them
+        QVERIFY(s.sandboxConfig(QStringLiteral("c"), QStringLiteral("/w")).preimports.isEmpty());
+        qputenv("SANDCASTLE_PREIMPORTS", "");
+        QVERIFY(AppSettings::load().preimportList().isEmpty());
+        qputenv("SANDCASTLE_PREIMPORTS", "polars");
+        QCOMPARE(AppSettings::load().preimportList(), QStringList{QStringLiteral("polars")});
     }
 
     void theKeyIsNeverWrittenToTheSettingsFile()
@@ -147,6 +172,9 @@ private Q_SLOTS:
         s.network = true;
         s.fresh = true;
         s.runtime = QStringLiteral("runsc");
+        s.preimports = QStringLiteral("polars, duckdb");
+        s.warmSpare = false;
+        s.idleStopS = 600;
         s.save();
         const AppSettings back = AppSettings::load();
         QCOMPARE(back.provider, s.provider);
@@ -174,6 +202,9 @@ private Q_SLOTS:
         QCOMPARE(back.network, s.network);
         QCOMPARE(back.fresh, s.fresh);
         QCOMPARE(back.runtime, s.runtime);
+        QCOMPARE(back.preimports, s.preimports);
+        QCOMPARE(back.warmSpare, s.warmSpare);
+        QCOMPARE(back.idleStopS, s.idleStopS);
         // One key each, every one of them in the file, nothing else but the key's absence.
         const QStringList keys = AppSettings::fileKeys();
         QCOMPARE(QSet<QString>(keys.begin(), keys.end()).size(), keys.size());

@@ -53,6 +53,23 @@ private Q_SLOTS:
         QCOMPARE(event.bytes, 70000000);
     }
 
+    void readsWhatTheBackgroundImportsDid()
+    {
+        const KernelEvent event = KernelProtocol::parseLine(QByteArrayLiteral(
+            "{\"ev\":\"preimported\",\"ok\":[\"numpy\",\"pandas\"],\"failed\":[\"nope\"],"
+            "\"ms\":812}"));
+        QCOMPARE(event.type, KernelEvent::Type::Preimported);
+        QCOMPARE(event.imported, QStringList({QStringLiteral("numpy"), QStringLiteral("pandas")}));
+        QCOMPARE(event.failed, QStringList{QStringLiteral("nope")});
+        QCOMPARE(event.ms, 812);
+        // Junk in the lists is no crash: what is not a string reads as empty.
+        const KernelEvent odd = KernelProtocol::parseLine(
+            QByteArrayLiteral("{\"ev\":\"preimported\",\"ok\":7,\"failed\":[null]}"));
+        QCOMPARE(odd.type, KernelEvent::Type::Preimported);
+        QVERIFY(odd.imported.isEmpty());
+        QCOMPARE(odd.failed, QStringList{QString()});
+    }
+
     void aReportedNameWithHalfASurrogateGetsAReplacementCharacter()
     {
         const KernelEvent event = KernelProtocol::parseLine(QByteArrayLiteral(

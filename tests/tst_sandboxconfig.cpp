@@ -205,6 +205,29 @@ private Q_SLOTS:
                     .arguments.contains(QStringLiteral("/sys/fs/cgroup/memory.events")));
     }
 
+    void theKernelIsToldWhatToImportInTheBackground()
+    {
+        SandboxConfig config;
+        config.workspace = QStringLiteral("/tmp/ws");
+        config.preimports = {QStringLiteral("numpy"),
+                             QStringLiteral("matplotlib.pyplot"),
+                             QStringLiteral("--evil"),
+                             QStringLiteral("a b")};
+        QStringList args
+            = SandboxEngine::forConfig(config)->execKernel(QStringLiteral("box")).arguments;
+        QCOMPARE(args.mid(args.size() - 2),
+                 QStringList(
+                     {QStringLiteral("--preimport"), QStringLiteral("numpy,matplotlib.pyplot")}));
+        QVERIFY(SandboxConfig::isValidModuleName(QStringLiteral("scipy.stats")));
+        QVERIFY(SandboxConfig::isValidModuleName(QStringLiteral("_private.mod_2")));
+        for (const char *bad : {"", ".x", "x.", "a..b", "9lives", "a-b", "a,b", "a b", "--x"})
+            QVERIFY2(!SandboxConfig::isValidModuleName(QLatin1String(bad)), bad);
+        // None to import: no flag at all.
+        config.preimports = {QStringLiteral("--evil")};
+        args = SandboxEngine::forConfig(config)->execKernel(QStringLiteral("box")).arguments;
+        QCOMPARE(args.last(), QStringLiteral("/opt/sandcastle/kernel.py"));
+    }
+
     void podmanNamesItsEndpointAConnection()
     {
         SandboxConfig config;

@@ -1331,6 +1331,13 @@ Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Pyt
         <source>The sandbox image is there now.</source>
         <translation>Das Sandbox-Image ist jetzt dort.</translation>
     </message>
+    <message numerus="yes">
+        <source>The sandbox was stopped after %n minute(s) unused, to free its memory: variables from earlier runs are gone. The next run starts a new one; the files are kept.</source>
+        <translation>
+            <numerusform>Die Sandbox wurde nach %n Minute ohne Benutzung angehalten, um ihren Speicher freizugeben: Variablen früherer Läufe sind weg. Der nächste Lauf startet eine neue; die Dateien bleiben.</numerusform>
+            <numerusform>Die Sandbox wurde nach %n Minuten ohne Benutzung angehalten, um ihren Speicher freizugeben: Variablen früherer Läufe sind weg. Der nächste Lauf startet eine neue; die Dateien bleiben.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::McpPage</name>
@@ -1799,6 +1806,34 @@ Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Pyt
     <message>
         <source>Engine</source>
         <translation>Engine</translation>
+    </message>
+    <message>
+        <source>Keep a sandbox ready for the next new conversation (not on battery)</source>
+        <translation>Eine Sandbox für die nächste neue Unterhaltung bereithalten (nicht im Akkubetrieb)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>Modules each new sandbox imports in the background, comma-separated, so that a first data run does not wait for them; one that is not installed is skipped</source>
+        <translation>Module, die jede neue Sandbox im Hintergrund importiert, durch Kommas getrennt, damit ein erster Datenlauf nicht auf sie wartet; ein nicht installiertes wird übersprungen</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message>
+        <source>A conversation&apos;s sandbox that is neither looked at nor used for this long is stopped to free its memory; its variables are lost and the next run starts a new one</source>
+        <translation>Die Sandbox einer Unterhaltung, die so lange weder angesehen noch benutzt wird, wird angehalten, um ihren Speicher freizugeben; ihre Variablen gehen verloren und der nächste Lauf startet eine neue</translation>
+    </message>
+    <message>
+        <source>Pre-imported modules</source>
+        <translation>Vorab importierte Module</translation>
+    </message>
+    <message>
+        <source>Stop an unused sandbox after</source>
+        <translation>Unbenutzte Sandbox anhalten nach</translation>
     </message>
 </context>
 <context>

@@ -1331,6 +1331,13 @@ La construction de l’environnement utilise le réseau ; les exécutions resten
         <source>The sandbox image is there now.</source>
         <translation>L’image de bac à sable est là-bas maintenant.</translation>
     </message>
+    <message numerus="yes">
+        <source>The sandbox was stopped after %n minute(s) unused, to free its memory: variables from earlier runs are gone. The next run starts a new one; the files are kept.</source>
+        <translation>
+            <numerusform>Le bac à sable a été arrêté après %n minute sans utilisation, pour libérer sa mémoire : les variables des exécutions précédentes sont perdues. La prochaine exécution en démarre un nouveau ; les fichiers sont conservés.</numerusform>
+            <numerusform>Le bac à sable a été arrêté après %n minutes sans utilisation, pour libérer sa mémoire : les variables des exécutions précédentes sont perdues. La prochaine exécution en démarre un nouveau ; les fichiers sont conservés.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Sandcastle::McpPage</name>
@@ -1799,6 +1806,34 @@ La construction de l’environnement utilise le réseau ; les exécutions resten
     <message>
         <source>Engine</source>
         <translation>Moteur</translation>
+    </message>
+    <message>
+        <source>Keep a sandbox ready for the next new conversation (not on battery)</source>
+        <translation>Garder un bac à sable prêt pour la prochaine conversation (pas sur batterie)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>aucun</translation>
+    </message>
+    <message>
+        <source>Modules each new sandbox imports in the background, comma-separated, so that a first data run does not wait for them; one that is not installed is skipped</source>
+        <translation>Modules que chaque nouveau bac à sable importe en arrière-plan, séparés par des virgules, pour qu’une première exécution sur des données ne les attende pas ; un module absent est ignoré</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>jamais</translation>
+    </message>
+    <message>
+        <source>A conversation&apos;s sandbox that is neither looked at nor used for this long is stopped to free its memory; its variables are lost and the next run starts a new one</source>
+        <translation>Le bac à sable d’une conversation ni regardée ni utilisée pendant ce temps est arrêté pour libérer sa mémoire ; ses variables sont perdues et la prochaine exécution en démarre un nouveau</translation>
+    </message>
+    <message>
+        <source>Pre-imported modules</source>
+        <translation>Modules pré-importés</translation>
+    </message>
+    <message>
+        <source>Stop an unused sandbox after</source>
+        <translation>Arrêter un bac à sable inutilisé après</translation>
     </message>
 </context>
 <context>

@@ -25,6 +25,7 @@
 #include <app/agent/agent.h>
 #include <app/agent/filetools.h>
 #include <app/controller/conversationcontroller.h>
+#include <app/controller/warmspare.h>
 #include <app/keystore.h>
 #include <app/mcp/mcphub.h>
 #include <app/project/projectenvironment.h>
@@ -75,6 +76,8 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
 {
     initUiResources();
     setObjectName(QStringLiteral("mainWindow"));
+    m_spare = new WarmSpare(settings, {}, this);
+    m_controller->setWarmSpare(m_spare);
     setWindowIcon(QIcon(QStringLiteral(":/icons/sandcastle.svg")));
     m_chat->setObjectName(QStringLiteral("chatPane"));
     m_editor->setObjectName(QStringLiteral("editor"));
@@ -108,6 +111,7 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
         m_controller->warmUp();
         checkImage();
         m_controller->sweepLeftoverWorkspaces();
+        m_spare->replenish(); // after this conversation's own sandbox has had its start
     });
 }
 
@@ -584,6 +588,13 @@ void MainWindow::restoreState()
     m_mainSplitter->restoreState(state.value(QStringLiteral("window/mainSplitter")).toByteArray());
     m_centreSplitter->restoreState(
         state.value(QStringLiteral("window/centreSplitter")).toByteArray());
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    QMainWindow::changeEvent(event);
+    if (event->type() == QEvent::ActivationChange || event->type() == QEvent::WindowStateChange)
+        m_controller->setLookedAt(isActiveWindow() && !isMinimized());
 }
 
 void MainWindow::showEvent(QShowEvent *event)

@@ -20,6 +20,7 @@ class Agent;
 class ApprovalBar;
 class CellQueue;
 class ConversationController;
+class WarmSpare;
 class ChatPane;
 class CodeEditor;
 class EditorPane;
@@ -52,6 +53,8 @@ public:
     ConsolePane *console() const { return m_console; }
     FilesPane *filesPane() const { return m_files; }
     ConversationController *controller() const { return m_controller; }
+    // The sandbox kept ready for the next new conversation.
+    WarmSpare *warmSpare() const { return m_spare; }
     Agent *agent() const;
     SandboxSession *session() const;
 
@@ -124,6 +127,7 @@ Q_SIGNALS:
 protected:
     void closeEvent(QCloseEvent *event) override;
     void showEvent(QShowEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
     QWidget *buildEditorArea();
@@ -163,6 +167,7 @@ private:
     void restoreState();
 
     ConversationController *m_controller = nullptr;
+    WarmSpare *m_spare = nullptr;
     WelcomePanel *m_welcome = nullptr;
     ConversationListModel *m_conversationModel = nullptr;
     ConversationsPane *m_conversations = nullptr;

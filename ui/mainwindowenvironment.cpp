@@ -58,6 +58,13 @@ void MainWindow::bindEnvironment()
                                          "are gone.")
                                           .arg(image));
             });
+    connect(m_controller, &ConversationController::sandboxIdleStopped, this, [this](int idleS) {
+        m_chat->addNotice(tr("The sandbox was stopped after %n minute(s) unused, to free its "
+                             "memory: variables from earlier runs are gone. The next run starts "
+                             "a new one; the files are kept.",
+                             nullptr,
+                             std::max(1, (idleS + 59) / 60)));
+    });
 }
 
 } // namespace Sandcastle

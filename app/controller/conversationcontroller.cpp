@@ -1,4 +1,5 @@
 #include "conversationcontroller.h"
+#include "warmspare.h"
 
 #include <app/agent/agent.h>
 #include <app/llm/httpmodelclient.h>
@@ -23,18 +24,12 @@
 #include <QPointer>
 #include <QSettings>
 #include <QThreadPool>
-#include <QUuid>
 
 #include <unistd.h>
 
 namespace Sandcastle {
 
 namespace {
-QString newConversationId()
-{
-    return QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
-}
-
 const QString kLastConversationKey = QStringLiteral("conversations/last");
 } // namespace
 
@@ -61,6 +56,7 @@ ConversationController::ConversationController(const AppSettings &settings, QObj
     connect(
         m_checkpoints, &CheckpointQueue::problem, this, &ConversationController::checkpointProblem);
     buildConversation();
+    bindIdleStop();
 }
 
 ConversationController::~ConversationController()
@@ -159,6 +155,8 @@ Result<bool> ConversationController::newConversation(const QString &folder)
 {
     if (isBusy())
         return Result<bool>::failure(QStringLiteral("busy"));
+    if (folder.isEmpty() && adoptSpare())
+        return Result<bool>::ok(true);
     ConversationInfo info;
     info.id = newConversationId();
     info.ownsWorkspace = folder.isEmpty();
@@ -214,13 +212,17 @@ bool ConversationController::openLastConversation()
 
 void ConversationController::switchTo(const ConversationInfo &info,
                                       bool saved,
-                                      const nlohmann::json &messages)
+                                      const nlohmann::json &messages,
+                                      std::unique_ptr<QLockFile> workspaceLock)
 {
     m_session->release(); // the old container goes in the background: no wait for the engine
     leaveWorkspace();
     m_conversationId = info.id;
+    m_idleStopped = false; // another conversation: its sandbox starts as any does
     if (info.ownsWorkspace)
-        m_workspaceLock = ConversationRemoval::lockWorkspace(m_settings.dataDir, info.id);
+        m_workspaceLock = workspaceLock
+                              ? std::move(workspaceLock)
+                              : ConversationRemoval::lockWorkspace(m_settings.dataDir, info.id);
     m_saved = saved;
     m_title = info.title;
     m_workspace = info.workspace;
@@ -504,6 +506,9 @@ void ConversationController::applySettings(const AppSettings &settings)
     m_client->setConfig(m_settings.clientConfig());
     m_agent->setOptions(m_settings.agentOptions());
     m_environment->setSettings(m_settings);
+    if (m_spare)
+        m_spare->setSettings(m_settings);
+    armIdleStop();
     const SandboxConfig sandbox = sandboxConfig();
     const bool containerChanged = sandbox.needsNewContainer(m_session->config());
     m_session->setConfig(sandbox);

@@ -10,10 +10,12 @@
 #include <nlohmann/json.hpp>
 
 #include <QObject>
+#include <QPointer>
 
 #include <memory>
 
 class QLockFile;
+class QTimer;
 
 namespace Sandcastle {
 
@@ -26,6 +28,7 @@ class ConversationRecorder;
 class ConversationStore;
 struct ConversationInfo;
 class SandboxSession;
+class WarmSpare;
 
 // One conversation at a time, under both faces (the window and `sandcastle chat`): it builds
 // and owns the store, the model client, the sandbox session, the agent and the recorder, keeps
@@ -120,6 +123,15 @@ public:
     void stopCode();
     // Starts the sandbox ahead of the first run, unless every run gets a fresh container.
     void warmUp();
+    // The window's reserve sandbox: a new conversation in a workspace of its own adopts it
+    // (and asks for the next). Null (the command line): every conversation starts its own.
+    void setWarmSpare(WarmSpare *spare);
+    // Whether the person looks at this conversation now (its window is active). A sandbox
+    // neither looked at nor used for settings().idleStopS is stopped; the next run starts a
+    // new one, and the person and the agent are told that variables were lost.
+    void setLookedAt(bool lookedAt);
+    // The sandbox was stopped for being idle and no run has started a new one yet.
+    bool isIdleStopped() const { return m_idleStopped; }
     // Removes the empty workspaces that crashes and earlier versions left (none that a stored
     // conversation or another process uses), and the engine's volumes of this data folder's
     // deleted conversations: the window's, once its first frame is up.
@@ -155,6 +167,9 @@ Q_SIGNALS:
     void mcpProblem(const QString &server, const QString &message);
     // The idle sandbox was restarted because its limits changed.
     void sandboxRestarted();
+    // The sandbox was stopped after `idleS` seconds neither looked at nor used: its variables
+    // are gone; the next run starts a new one.
+    void sandboxIdleStopped(int idleS);
     // The sandbox moved to the folder's environment `image`; `rebuilt`: after a build, so the
     // Python session's variables are gone.
     void environmentRestarted(const QString &image, bool rebuilt);
@@ -164,7 +179,16 @@ Q_SIGNALS:
 private:
     void buildConversation();
     void bindAgent();
-    void switchTo(const ConversationInfo &info, bool saved, const nlohmann::json &messages);
+    void switchTo(const ConversationInfo &info,
+                  bool saved,
+                  const nlohmann::json &messages,
+                  std::unique_ptr<QLockFile> workspaceLock = {});
+    // A new conversation's workspace and sandbox from the warm spare, if it has one ready.
+    bool adoptSpare();
+    void bindIdleStop();
+    // Restarts the idle countdown (a run ended, the person looked away, settings changed).
+    void armIdleStop();
+    void stopIdleSession();
     // Before another conversation (or none) takes over: an unsaved one's empty workspace goes.
     void leaveWorkspace();
     void loadUsage();
@@ -196,6 +220,10 @@ private:
     CheckpointQueue *m_checkpoints = nullptr;
     ProjectEnvironment *m_environment = nullptr;
     McpHub *m_mcp = nullptr;
+    QPointer<WarmSpare> m_spare;
+    QTimer *m_idleTimer = nullptr;
+    bool m_lookedAt = false;
+    bool m_idleStopped = false;
 
     QString m_conversationId;
     QString m_title;

@@ -20,6 +20,11 @@
 
 namespace Sandcastle {
 
+QString newConversationId()
+{
+    return QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
+}
+
 QString ConversationInfo::titleFromPrompt(const QString &prompt)
 {
     QString title = prompt.trimmed().section(QLatin1Char('\n'), 0, 0).simplified();

@@ -18,6 +18,9 @@
 
 namespace Sandcastle {
 
+// A new conversation's id: the first 8 hex digits of a random UUID.
+QString newConversationId();
+
 struct ConversationInfo
 {
     QString id;

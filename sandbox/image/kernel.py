@@ -26,6 +26,13 @@ Protocol (JSON lines in each direction, and output as binary frames):
                                    the host cannot watch the volume fill): /workspace holds
                                    more than N bytes; the host then stops the run
 
+Started with `--preimport numpy,pandas,matplotlib.pyplot`, the kernel imports those modules on
+a background thread once it is ready, one at a time and never while a run's code executes (a
+run that comes first waits only for a module it imports itself, on Python's import lock). A
+module that cannot be imported is skipped without a word: the run that imports it sees the
+error as if nothing had been tried. When they are done:
+  kernel -> host  {"ev": "preimported", "ok": ["numpy"], "failed": ["nosuch"], "ms": 812}
+
 File descriptors 1 and 2 are redirected into pipes that reader threads forward as output
 frames (raw bytes: the host decodes them, so a flood costs no JSON on either side), so output
 of subprocesses and C extensions streams too; the protocol itself goes to a private duplicate
@@ -342,6 +349,52 @@ class _QuotaWatch(threading.Thread):
             self._channel.send({"ev": "quota", "id": run_id, "bytes": held})
 
 
+def _preimport_names(argv):
+    """The modules after --preimport (comma-separated), dotted names only."""
+    names = []
+    for at, arg in enumerate(argv):
+        if arg == "--preimport" and at + 1 < len(argv):
+            for name in argv[at + 1].split(","):
+                name = name.strip()
+                if name and all(part.isidentifier() for part in name.split(".")):
+                    names.append(name)
+    return names
+
+
+_PREIMPORT_MIN_MEMORY = 512 * 1024 * 1024  # below this limit the code may need every byte
+
+
+def _memory_limit():
+    """The container's memory limit in bytes (cgroup v2 or v1), or None for none."""
+    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            with open(path) as f:
+                value = f.read().strip()
+        except OSError:
+            continue
+        return None if value == "max" else int(value)
+    return None
+
+
+def _preimport(names, channel, user_idle):
+    """Imports `names` one by one, each only while no user code runs."""
+    import importlib
+    started = time.monotonic()
+    ok, failed = [], []
+    limit = _memory_limit()
+    if limit is not None and limit < _PREIMPORT_MIN_MEMORY:
+        names, failed = [], list(names)  # a small sandbox keeps its memory for the code
+    for name in names:
+        user_idle.wait()
+        try:
+            importlib.import_module(name)
+            ok.append(name)
+        except BaseException:  # an import error (or a module's SystemExit) is harmless here
+            failed.append(name)
+    channel.send({"ev": "preimported", "ok": ok, "failed": failed,
+                  "ms": int((time.monotonic() - started) * 1000)})
+
+
 def _kill_group(pgid, seconds):
     """SIGKILL the process group until it is empty (a fork bomb refills it while it can)."""
     deadline = time.monotonic() + seconds
@@ -422,6 +475,12 @@ def main():
     quota_watch = _QuotaWatch(channel)
     quota_watch.start()
     channel.send({"ev": "ready", "pid": os.getpid()})
+    user_idle = threading.Event()  # set while no run's code executes
+    user_idle.set()
+    preimports = _preimport_names(sys.argv[1:])
+    if preimports:
+        threading.Thread(target=_preimport, args=(preimports, channel, user_idle),
+                         daemon=True).start()
 
     while True:
         try:
@@ -450,6 +509,7 @@ def main():
             forwarder.run_id = run_id
             forwarder.drained.clear()
         status, error, exit_code = "ok", None, 0
+        user_idle.clear()
         state["interrupted"] = False
         state["interrupt_at"] = None
         try:
@@ -491,6 +551,7 @@ def main():
             except Exception:
                 pass
         quota_watch.end()
+        user_idle.set()
         for fd in (1, 2):
             os.write(fd, _END)
         for forwarder in forwarders:

@@ -52,6 +52,10 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     , m_gvisor(new QCheckBox(tr("Run under gVisor (runsc) for a stronger boundary"), this))
     , m_fresh(new QCheckBox(
           tr("A fresh container for every run (slower; nothing kept between runs)"), this))
+    , m_preimports(new QLineEdit(this))
+    , m_warmSpare(new QCheckBox(
+          tr("Keep a sandbox ready for the next new conversation (not on battery)"), this))
+    , m_idleStop(new QSpinBox(this))
     , m_askFirst(
           new QCheckBox(tr("Ask before running the agent's code (you can edit it first)"), this))
     , m_tokenBudget(new QSpinBox(this))
@@ -195,6 +199,22 @@ void SettingsDialog::setUpRunFields(const AppSettings &settings)
     m_network->setChecked(settings.network);
     m_gvisor->setChecked(settings.runtime == QLatin1String("runsc"));
     m_fresh->setChecked(settings.fresh);
+    m_preimports->setObjectName(QStringLiteral("preimports"));
+    m_preimports->setText(settings.preimports);
+    m_preimports->setPlaceholderText(tr("none"));
+    m_preimports->setToolTip(tr("Modules each new sandbox imports in the background, comma-"
+                                "separated, so that a first data run does not wait for them; "
+                                "one that is not installed is skipped"));
+    m_warmSpare->setObjectName(QStringLiteral("warmSpare"));
+    m_warmSpare->setChecked(settings.warmSpare);
+    m_idleStop->setObjectName(QStringLiteral("idleStop"));
+    m_idleStop->setRange(0, 7 * 24 * 60);
+    m_idleStop->setSuffix(tr(" min"));
+    m_idleStop->setSpecialValueText(tr("never"));
+    m_idleStop->setValue((settings.idleStopS + 59) / 60);
+    m_idleStop->setToolTip(tr("A conversation's sandbox that is neither looked at nor used for "
+                              "this long is stopped to free its memory; its variables are lost "
+                              "and the next run starts a new one"));
     m_askFirst->setChecked(settings.askFirst);
     m_tokenBudget->setRange(0, 100'000'000);
     m_tokenBudget->setSingleStep(10'000);
@@ -331,6 +351,9 @@ QDialogButtonBox *SettingsDialog::layOut(QPushButton *refresh)
     addField(sandbox, QString(), m_network, QString());
     addField(sandbox, QString(), m_gvisor, QString());
     addField(sandbox, QString(), m_fresh, QString());
+    addField(sandbox, tr("Pre-imported modules"), m_preimports, m_preimports->toolTip());
+    addField(sandbox, tr("Stop an unused sandbox after"), m_idleStop, m_idleStop->toolTip());
+    addField(sandbox, QString(), m_warmSpare, QString());
 
     m_engine = new EnginePage(m_settings, m_pages);
     m_pages->addTab(m_engine, tr("Engine"));
@@ -462,6 +485,10 @@ AppSettings SettingsDialog::settings() const
     s.network = m_network->isChecked();
     s.runtime = m_gvisor->isChecked() ? QStringLiteral("runsc") : QString();
     s.fresh = m_fresh->isChecked();
+    s.preimports = m_preimports->text().trimmed();
+    s.warmSpare = m_warmSpare->isChecked();
+    if (m_idleStop->value() != (m_settings.idleStopS + 59) / 60)
+        s.idleStopS = m_idleStop->value() * 60;
     m_engine->apply(s);
     s.askFirst = m_askFirst->isChecked();
     s.tokenBudget = m_tokenBudget->value();

@@ -96,6 +96,9 @@ private:
     QCheckBox *m_network = nullptr;
     QCheckBox *m_gvisor = nullptr;
     QCheckBox *m_fresh = nullptr;
+    QLineEdit *m_preimports = nullptr;
+    QCheckBox *m_warmSpare = nullptr;
+    QSpinBox *m_idleStop = nullptr;
     QCheckBox *m_askFirst = nullptr;
     QSpinBox *m_tokenBudget = nullptr;
     QDoubleSpinBox *m_costBudget = nullptr;
