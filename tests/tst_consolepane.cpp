@@ -68,6 +68,33 @@ private Q_SLOTS:
         QVERIFY(console.toPlainText().endsWith(QStringLiteral("line 4999\n")));
     }
 
+    void aFloodOfLongLinesKeepsMegabytesNotTheScrollbackTimesTheLineLength()
+    {
+        ConsolePane console; // the default scrollback: 20,000 lines
+        console.beginRun(QStringLiteral("long lines"));
+        const QString line = QString(1023, QLatin1Char('y')) + QLatin1Char('\n');
+        // 24 MB of 1 KiB lines, painted as they come: the document never holds them all.
+        for (int batch = 0; batch < 24; ++batch) {
+            QString chunk = line.repeated(1023);
+            chunk += QStringLiteral("batch %1 ends\n").arg(batch);
+            console.appendOutput(OutputStream::Stdout, chunk);
+            console.flush();
+            QVERIFY(console.document()->characterCount()
+                    <= ConsolePane::kMaxKeptChars + ConsolePane::kMaxKeptChars / 4 + 1);
+        }
+        QVERIFY(console.toPlainText().endsWith(QStringLiteral("batch 23 ends\n")));
+        QVERIFY(console.document()->blockCount() < 20000 / 2);
+        // Short lines are still kept by the line: 20,000 of them fit in the bound.
+        console.beginRun(QStringLiteral("short lines"));
+        QString shortLines;
+        for (int i = 0; i < 19000; ++i)
+            shortLines += QStringLiteral("row %1\n").arg(i);
+        console.appendOutput(OutputStream::Stdout, shortLines);
+        console.flush();
+        QVERIFY(console.toPlainText().contains(QStringLiteral("\nrow 0\n")));
+        QVERIFY(console.toPlainText().endsWith(QStringLiteral("row 18999\n")));
+    }
+
     void aHugeLineIsShownUpToTheLimitWithANoteOfTheRest()
     {
         // 3 million characters on one line, in pieces as the sandbox sends them, then a line

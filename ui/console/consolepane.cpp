@@ -15,7 +15,9 @@
 #include <QMenu>
 #include <QSaveFile>
 #include <QScrollBar>
+#include <QTextBlock>
 #include <QTextCursor>
+#include <QTextDocument>
 #include <ui/icons.h>
 
 #include <limits>
@@ -236,7 +238,7 @@ void ConsolePane::trimQueue()
     // Lines beyond the scrollback would scroll away as soon as they were painted: drop the
     // oldest queued output instead of painting it (the run's log file has every byte).
     const qsizetype keep = maximumBlockCount() - 10; // room for the note, a header and a footer
-    while (m_queuedLines > keep && m_queue.size() > 1
+    while ((m_queuedLines > keep || m_queuedChars > kMaxKeptChars) && m_queue.size() > 1
            && m_queue.first().kind == Item::Kind::Output) {
         const Item dropped = m_queue.takeFirst();
         const qsizetype lines = dropped.text.count(QLatin1Char('\n'));
@@ -313,6 +315,25 @@ void ConsolePane::paintSlice(qsizetype budget)
     }
     if (m_queue.isEmpty())
         m_paintTimer->stop();
+    // A quarter over the bound before trimming: one removal per few frames of a flood.
+    if (document()->characterCount() > kMaxKeptChars + kMaxKeptChars / 4)
+        trimDocument();
+}
+
+void ConsolePane::trimDocument()
+{
+    QTextDocument *doc = document();
+    const int excess = doc->characterCount() - int(kMaxKeptChars);
+    if (excess <= 0)
+        return;
+    // Whole lines from the top, up to and including the one where the excess ends.
+    const QTextBlock last = doc->findBlock(excess);
+    if (!last.isValid() || !last.next().isValid())
+        return; // one huge line: kMaxLineChars bounds it
+    QTextCursor cursor(doc);
+    cursor.setPosition(0);
+    cursor.setPosition(last.next().position(), QTextCursor::KeepAnchor);
+    cursor.removeSelectedText();
 }
 
 void ConsolePane::paint(const Item &item)

@@ -39,6 +39,9 @@ public:
     bool isPainting() const { return !m_queue.isEmpty(); }
     // Longer lines are shown up to here, with a note of how much more there was.
     static constexpr qsizetype kMaxLineChars = 10000;
+    // Characters kept besides the scrollback's lines: long lines scroll away sooner, so that
+    // a flood of them holds a few megabytes, not the scrollback times the line length.
+    static constexpr qsizetype kMaxKeptChars = 4 * 1024 * 1024;
 
 protected:
     void contextMenuEvent(QContextMenuEvent *event) override;
@@ -56,6 +59,8 @@ private:
     void paintSlice(qsizetype budget);
     void paint(const Item &item);
     void trimQueue();
+    // Removes the oldest lines while the document holds more than kMaxKeptChars.
+    void trimDocument();
     void insert(const QString &text, const QTextCharFormat &format, bool returnToLineStart = false);
     void insertOutput(const QString &text, const QTextCharFormat &format, bool returnToLineStart);
     void noteCutLine();
