@@ -4,6 +4,7 @@
 #include "sandboxconfig.h"
 
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 
 #include <cerrno>
@@ -159,6 +160,79 @@ Result<bool> ContainerEngine::removeConversationVolume(const QString &conversati
     return Result<bool>::failure(
         QStringLiteral("could not remove the conversation's volume %1: %2")
             .arg(volume, out.timedOut ? QStringLiteral("no answer") : err));
+}
+
+ContainerEngine::Usage ContainerEngine::sandboxUsage(const QString &ownerData) const
+{
+    Usage usage;
+    if (ownerData.isEmpty())
+        return usage;
+    const Output listed = run({QStringLiteral("ps"),
+                               QStringLiteral("--quiet"),
+                               QStringLiteral("--filter"),
+                               QStringLiteral("label=sandcastle.owner-data=") + ownerData},
+                              10000);
+    if (listed.exitCode != 0)
+        return usage;
+    const QStringList ids
+        = QString::fromUtf8(listed.stdoutData).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    usage.running = int(ids.size());
+    if (ids.isEmpty()) {
+        usage.memoryBytes = 0;
+        return usage;
+    }
+    const Output stats = run(QStringList{QStringLiteral("stats"),
+                                         QStringLiteral("--no-stream"),
+                                         QStringLiteral("--format"),
+                                         QStringLiteral("{{.MemUsage}}")}
+                                 + ids,
+                             10000);
+    if (stats.exitCode != 0)
+        return usage;
+    qint64 total = 0;
+    for (const QString &line :
+         QString::fromUtf8(stats.stdoutData).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const qint64 bytes = parseMemoryUsage(line);
+        if (bytes < 0)
+            return usage;
+        total += bytes;
+    }
+    usage.memoryBytes = total;
+    return usage;
+}
+
+qint64 ContainerEngine::parseMemoryUsage(const QString &text)
+{
+    static const QRegularExpression amount(
+        QStringLiteral("^\\s*([0-9]+(?:\\.[0-9]+)?)\\s*([KMGT]?i?B|[kKMGT]?B)\\s*(?:/.*)?$"));
+    const QRegularExpressionMatch match = amount.match(text);
+    if (!match.hasMatch())
+        return -1;
+    const double value = match.captured(1).toDouble();
+    const QString unit = match.captured(2);
+    const bool binary = unit.contains(QLatin1Char('i'));
+    const double base = binary ? 1024.0 : 1000.0;
+    int power = 0;
+    switch (unit.at(0).toUpper().toLatin1()) {
+    case 'K':
+        power = 1;
+        break;
+    case 'M':
+        power = 2;
+        break;
+    case 'G':
+        power = 3;
+        break;
+    case 'T':
+        power = 4;
+        break;
+    default:
+        break;
+    }
+    double bytes = value;
+    for (int i = 0; i < power; ++i)
+        bytes *= base;
+    return qint64(bytes);
 }
 
 int ContainerEngine::reapOrphanVolumes(const QString &ownerData,

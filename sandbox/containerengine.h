@@ -48,6 +48,17 @@ public:
     // data folder (SandboxConfig::ownerData), whose conversation is not in
     // `liveConversations` (deleted while the engine could not be reached). Returns how many.
     int reapOrphanVolumes(const QString &ownerData, const QSet<QString> &liveConversations) const;
+    // The sandboxes of a data folder running now (label sandcastle.owner-data) and the memory
+    // they use together; -1 for what the engine would not say.
+    struct Usage
+    {
+        int running = -1;
+        qint64 memoryBytes = -1;
+    };
+    Usage sandboxUsage(const QString &ownerData) const;
+    // The bytes of a `docker stats` MemUsage ("12.5MiB / 1GiB": the part before the slash);
+    // -1 for anything else.
+    static qint64 parseMemoryUsage(const QString &text);
 
 private:
     QString m_program;

@@ -1,3 +1,4 @@
+#include <sandbox/containerengine.h>
 #include <sandbox/sandboxsession.h>
 #include <support/dockercheck.h>
 
@@ -25,6 +26,7 @@ class TestPreimports : public QObject
         config.conversationId = QStringLiteral("tst-preimports");
         config.preimports = modules;
         config.memory = memory;
+        config.ownerData = QStringLiteral("tst-preimports-owner");
         auto session = std::make_unique<SandboxSession>(config);
         QSignalSpy ready(session.get(), &SandboxSession::ready);
         session->start();
@@ -102,6 +104,14 @@ private Q_SLOTS:
         QVERIFY2(preimported.isEmpty() && !session->preimportsDone(),
                  "the imports were done before the first run's answer");
         QVERIFY(preimported.wait(30000));
+        // What the status bar shows: this one sandbox of the data folder, and its memory (the
+        // kernel with pandas and scipy loaded holds tens of megabytes).
+        const ContainerEngine::Usage usage
+            = ContainerEngine(session->config().engine, session->config().context)
+                  .sandboxUsage(QStringLiteral("tst-preimports-owner"));
+        QCOMPARE(usage.running, 1);
+        QVERIFY2(usage.memoryBytes > 20 * 1000 * 1000,
+                 qPrintable(QString::number(usage.memoryBytes)));
     }
 
     void aSmallSandboxKeepsItsMemoryForTheCode()

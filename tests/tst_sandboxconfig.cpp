@@ -1,3 +1,4 @@
+#include <sandbox/containerengine.h>
 #include <sandbox/daemonendpoint.h>
 #include <sandbox/sandboxconfig.h>
 #include <sandbox/sandboxengine.h>
@@ -226,6 +227,19 @@ private Q_SLOTS:
         config.preimports = {QStringLiteral("--evil")};
         args = SandboxEngine::forConfig(config)->execKernel(QStringLiteral("box")).arguments;
         QCOMPARE(args.last(), QStringLiteral("/opt/sandcastle/kernel.py"));
+    }
+
+    void theEnginesMemoryFiguresAreRead()
+    {
+        QCOMPARE(ContainerEngine::parseMemoryUsage(QStringLiteral("12.5MiB / 1GiB")),
+                 qint64(12.5 * 1024 * 1024));
+        QCOMPARE(ContainerEngine::parseMemoryUsage(QStringLiteral("812KiB / 1GiB")), 812 * 1024);
+        QCOMPARE(ContainerEngine::parseMemoryUsage(QStringLiteral("1.2GB / 2GB")),
+                 qint64(1200000000));
+        QCOMPARE(ContainerEngine::parseMemoryUsage(QStringLiteral("0B / 0B")), 0);
+        QCOMPARE(ContainerEngine::parseMemoryUsage(QStringLiteral("3kB")), 3000);
+        for (const char *bad : {"", "--", "12 apples / 1GiB", "MiB", "-1MiB / 1GiB"})
+            QCOMPARE(ContainerEngine::parseMemoryUsage(QLatin1String(bad)), -1);
     }
 
     void podmanNamesItsEndpointAConnection()

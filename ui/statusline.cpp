@@ -3,11 +3,14 @@
 #include <app/agent/agent.h>
 #include <app/controller/conversationcontroller.h>
 #include <app/project/projectenvironment.h>
+#include <sandbox/blockingjobs.h>
+#include <sandbox/containerengine.h>
 #include <sandbox/sandboxsession.h>
 
 #include <QCoreApplication>
 #include <QLabel>
 #include <QStatusBar>
+#include <QThreadPool>
 
 namespace Sandcastle {
 
@@ -39,6 +42,7 @@ StatusLine::StatusLine(ConversationController *controller, QStatusBar *bar)
     , m_sandbox(new QLabel(bar))
     , m_usage(new QLabel(bar))
     , m_model(new QLabel(bar))
+    , m_sandboxes(new QLabel(bar))
 {
     m_sandbox->setObjectName(QStringLiteral("sandboxStatus"));
     m_usage->setObjectName(QStringLiteral("usageStatus"));
@@ -47,7 +51,18 @@ StatusLine::StatusLine(ConversationController *controller, QStatusBar *bar)
         "Tokens and cost of this conversation; input the server had cached is priced at the "
         "model's cached-input price (prices from models.json)"));
     bar->addWidget(m_sandbox, 1);
+    m_sandboxes->setObjectName(QStringLiteral("sandboxesStatus"));
+    m_sandboxes->setToolTip(QCoreApplication::translate(
+        "Sandcastle::MainWindow",
+        "Sandboxes of this data folder running now (other windows' and the one kept ready "
+        "included) and the memory they use; an unused one stops after the time the settings "
+        "give"));
+    bar->addPermanentWidget(m_sandboxes);
     bar->addPermanentWidget(m_usage);
+    m_usageTimer.setInterval(30000);
+    connect(&m_usageTimer, &QTimer::timeout, this, &StatusLine::askSandboxUsage);
+    m_usageTimer.start();
+    QTimer::singleShot(5000, this, &StatusLine::askSandboxUsage);
     bar->addPermanentWidget(m_model);
     SandboxSession *session = controller->session();
     connect(session, &SandboxSession::stateChanged, this, &StatusLine::refresh);
@@ -106,6 +121,34 @@ QString StatusLine::usageText() const
                    .arg(m_controller->settings().maxTurns)
                + QStringLiteral(" · ") + text;
     return text;
+}
+
+void StatusLine::askSandboxUsage()
+{
+    if (m_asking || !m_sandboxes->isVisible())
+        return;
+    m_asking = true;
+    const AppSettings &settings = m_controller->settings();
+    const ContainerEngine engine(settings.engine, settings.engineContext);
+    const QString owner = SandboxConfig::ownerDataFor(settings.dataDir);
+    QPointer<QLabel> label(m_sandboxes);
+    QPointer<StatusLine> self(this);
+    blockingJobs()->start([engine, owner, label, self] {
+        const ContainerEngine::Usage usage = engine.sandboxUsage(owner);
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [usage, label, self] {
+            if (self)
+                self->m_asking = false;
+            if (!label || usage.running < 0)
+                return;
+            QString text = QCoreApplication::translate(
+                "Sandcastle::MainWindow", "%n sandbox(es)", nullptr, usage.running);
+            if (usage.memoryBytes >= 0 && usage.running > 0)
+                text += QStringLiteral(" · ")
+                        + QCoreApplication::translate("Sandcastle::MainWindow", "%L1 MB")
+                              .arg((usage.memoryBytes + 500000) / 1000000);
+            label->setText(text);
+        });
+    });
 }
 
 void StatusLine::refreshUsage()

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <QObject>
+#include <QPointer>
 #include <QString>
+#include <QTimer>
 
 class QLabel;
 class QStatusBar;
@@ -12,8 +14,9 @@ class ConversationController;
 
 // The window's status bar: the sandbox's state and limits (with the engine's last error until
 // the sandbox is up again), the conversation's tokens and cost (and the turn while the agent
-// works), and the model. It follows the controller by itself; refresh() after an action that
-// changes what it shows without a signal.
+// works), the model, and how many sandboxes of the data folder run with their memory (asked of
+// the engine every half minute, on a worker thread). It follows the controller by itself; refresh()
+// after an action that changes what it shows without a signal.
 class StatusLine : public QObject
 {
 public:
@@ -24,11 +27,15 @@ public:
 
 private:
     void refreshUsage();
+    void askSandboxUsage();
 
     ConversationController *m_controller;
     QLabel *m_sandbox;
     QLabel *m_usage;
     QLabel *m_model;
+    QLabel *m_sandboxes;
+    QTimer m_usageTimer;
+    bool m_asking = false;
     QString m_sandboxError;
 };
 

@@ -379,6 +379,10 @@ def _memory_limit():
 def _preimport(names, channel, user_idle):
     """Imports `names` one by one, each only while no user code runs."""
     import importlib
+    try:  # this thread only (Linux nice is per thread): runs, the host and its window go first
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+    except (OSError, AttributeError):
+        pass
     started = time.monotonic()
     ok, failed = [], []
     limit = _memory_limit()
