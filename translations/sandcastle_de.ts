@@ -1342,12 +1342,9 @@ Der Bau der Umgebung nutzt das Netzwerk; die Läufe bleiben offline, und die Pyt
         <source>Sandboxes of this data folder running now (other windows&apos; and the one kept ready included) and the memory they use; an unused one stops after the time the settings give</source>
         <translation>Sandboxes dieses Datenordners, die gerade laufen (die anderer Fenster und die bereitgehaltene eingeschlossen), und der Speicher, den sie belegen; eine unbenutzte hält nach der in den Einstellungen angegebenen Zeit an</translation>
     </message>
-    <message numerus="yes">
-        <source>%n sandbox(es)</source>
-        <translation>
-            <numerusform>%n Sandbox</numerusform>
-            <numerusform>%n Sandboxes</numerusform>
-        </translation>
+    <message>
+        <source>Sandboxes: %1</source>
+        <translation>Sandboxes: %1</translation>
     </message>
     <message>
         <source>%L1 MB</source>

@@ -1342,12 +1342,9 @@ La construction de l’environnement utilise le réseau ; les exécutions resten
         <source>Sandboxes of this data folder running now (other windows&apos; and the one kept ready included) and the memory they use; an unused one stops after the time the settings give</source>
         <translation>Bacs à sable de ce dossier de données en cours d’exécution (ceux des autres fenêtres et celui gardé prêt compris) et la mémoire qu’ils utilisent ; un bac inutilisé s’arrête après le délai des paramètres</translation>
     </message>
-    <message numerus="yes">
-        <source>%n sandbox(es)</source>
-        <translation>
-            <numerusform>%n bac à sable</numerusform>
-            <numerusform>%n bacs à sable</numerusform>
-        </translation>
+    <message>
+        <source>Sandboxes: %1</source>
+        <translation>Bacs à sable : %1</translation>
     </message>
     <message>
         <source>%L1 MB</source>

@@ -140,8 +140,8 @@ void StatusLine::askSandboxUsage()
                 self->m_asking = false;
             if (!label || usage.running < 0)
                 return;
-            QString text = QCoreApplication::translate(
-                "Sandcastle::MainWindow", "%n sandbox(es)", nullptr, usage.running);
+            QString text = QCoreApplication::translate("Sandcastle::MainWindow", "Sandboxes: %1")
+                               .arg(usage.running);
             if (usage.memoryBytes >= 0 && usage.running > 0)
                 text += QStringLiteral(" · ")
                         + QCoreApplication::translate("Sandcastle::MainWindow", "%L1 MB")
