@@ -80,7 +80,7 @@ private Q_SLOTS:
             console.appendOutput(OutputStream::Stdout, chunk);
             console.flush();
             QVERIFY(console.document()->characterCount()
-                    <= ConsolePane::kMaxKeptChars + ConsolePane::kMaxKeptChars / 4 + 1);
+                    <= ConsolePane::kMaxKeptChars + ConsolePane::kMaxKeptChars / 64 + 1);
         }
         QVERIFY(console.toPlainText().endsWith(QStringLiteral("batch 23 ends\n")));
         QVERIFY(console.document()->blockCount() < 20000 / 2);

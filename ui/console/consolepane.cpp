@@ -315,8 +315,9 @@ void ConsolePane::paintSlice(qsizetype budget)
     }
     if (m_queue.isEmpty())
         m_paintTimer->stop();
-    // A quarter over the bound before trimming: one removal per few frames of a flood.
-    if (document()->characterCount() > kMaxKeptChars + kMaxKeptChars / 4)
+    // A little over the bound before trimming: small removals, as maximumBlockCount makes them
+    // (one big removal at the top of the document stalls the frame that makes it).
+    if (document()->characterCount() > kMaxKeptChars + kMaxKeptChars / 64)
         trimDocument();
 }
 
