@@ -245,9 +245,9 @@ KernelEvent KernelProtocol::parseLine(const QByteArray &line)
         event.bytes = obj.value(QStringLiteral("bytes")).toInteger();
     } else if (ev == QLatin1String("preimported")) {
         event.type = KernelEvent::Type::Preimported;
-        for (const QJsonValue &name : obj.value(QStringLiteral("ok")).toArray())
+        for (const QJsonValue name : obj.value(QStringLiteral("ok")).toArray())
             event.imported << name.toString();
-        for (const QJsonValue &name : obj.value(QStringLiteral("failed")).toArray())
+        for (const QJsonValue name : obj.value(QStringLiteral("failed")).toArray())
             event.failed << name.toString();
         event.ms = obj.value(QStringLiteral("ms")).toInteger();
     } else if (ev == QLatin1String("protocol_error")) {
