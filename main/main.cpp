@@ -14,9 +14,14 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
+#include <QSocketNotifier>
 #include <QThreadPool>
 
+#include <csignal>
 #include <cstdio>
+
+#include <sys/socket.h>
+#include <unistd.h>
 
 namespace {
 void setIdentity()
@@ -24,6 +29,31 @@ void setIdentity()
     QCoreApplication::setOrganizationName(QStringLiteral("sandcastle"));
     QCoreApplication::setApplicationName(QStringLiteral("sandcastle"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SANDCASTLE_VERSION));
+}
+
+int g_quitPipe[2] = {-1, -1};
+
+// SIGTERM, SIGINT and SIGHUP (a logout, `kill`, Ctrl+C in the terminal) end the window as
+// quitting does: the sandboxes and the warm spare are removed on the way out, not left for
+// the next start to reap. The handler only writes a byte; the event loop does the rest.
+void quitOnSignals(QApplication &app)
+{
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_quitPipe) != 0)
+        return;
+    auto *notifier = new QSocketNotifier(g_quitPipe[1], QSocketNotifier::Read, &app);
+    QObject::connect(notifier, &QSocketNotifier::activated, &app, [notifier] {
+        notifier->setEnabled(false);
+        QApplication::quit();
+    });
+    struct sigaction action = {};
+    action.sa_handler = [](int) {
+        const char byte = 1;
+        [[maybe_unused]] const ssize_t written = ::write(g_quitPipe[0], &byte, 1);
+    };
+    ::sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    for (const int signal : {SIGTERM, SIGINT, SIGHUP})
+        ::sigaction(signal, &action, nullptr);
 }
 } // namespace
 
@@ -73,6 +103,7 @@ int main(int argc, char *argv[])
     }
 
     QApplication app(argc, argv);
+    quitOnSignals(app);
     QApplication::setDesktopFileName(QStringLiteral("org.sandcastle.Sandcastle"));
     Sandcastle::installTranslations(settings.language);
     Sandcastle::applyTheme(Sandcastle::themeFromName(settings.theme));

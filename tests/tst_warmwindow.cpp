@@ -1,5 +1,6 @@
 #include <app/controller/conversationcontroller.h>
 #include <app/controller/warmspare.h>
+#include <sandbox/containerengine.h>
 #include <sandbox/sandboxsession.h>
 #include <support/dockercheck.h>
 #include <support/windowactions.h>
@@ -7,10 +8,13 @@
 #include <ui/mainwindow.h>
 
 #include <QLabel>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <csignal>
 
 using namespace Sandcastle;
 using namespace Sandcastle::Testing;
@@ -70,6 +74,32 @@ private Q_SLOTS:
             QTest::qWaitFor(
                 [&] { return count->text().startsWith(QStringLiteral("Sandboxes: 2 · ")); }, 45000),
             qPrintable(count->text()));
+    }
+
+    void aWindowEndedBySigtermRemovesItsSandboxesAndTheSpare()
+    {
+        // The real program, as a desktop session's logout or `kill` ends it.
+        QTemporaryDir data;
+        const QString owner = SandboxConfig::ownerDataFor(data.path());
+        const ContainerEngine engine(SandboxConfig::fromEnvironment().engine);
+        auto running = [&] {
+            const ContainerEngine::Usage usage = engine.sandboxUsage(owner);
+            return usage.running;
+        };
+        QProcess app;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("SANDCASTLE_DATA_DIR"), data.path());
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        app.setProcessEnvironment(env);
+        app.start(qEnvironmentVariable("SANDCASTLE_BINARY"), {});
+        QVERIFY(app.waitForStarted());
+        // Its own sandbox after the first frame, the spare two seconds later.
+        QVERIFY(QTest::qWaitFor([&] { return running() == 2; }, 60000));
+        ::kill(pid_t(app.processId()), SIGTERM);
+        QVERIFY(app.waitForFinished(30000));
+        QCOMPARE(app.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(app.exitCode(), 0);
+        QCOMPARE(running(), 0);
     }
 };
 
