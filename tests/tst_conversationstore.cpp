@@ -385,6 +385,57 @@ private Q_SLOTS:
         QCOMPARE(store.messages(QStringLiteral("old")).value().size(), size_t(1));
     }
 
+    void aVersionTwoDatabaseGetsItsCountsItsPrefixIndexAndStaysSound()
+    {
+        QStringList v2 = ConversationStore::migration(0) + ConversationStore::migration(1);
+        v2 << QStringLiteral("PRAGMA user_version = 2")
+           << QStringLiteral("INSERT INTO conversations VALUES ('old', 'Old one', '/w', 1, 1, 1)")
+           << QStringLiteral("INSERT INTO conversations VALUES ('two', 'Two', '/w', 1, 1, 2)");
+        for (const char *text : {"plot the penguins dataset", "here is the plot", "thanks"})
+            v2 << QStringLiteral("INSERT INTO messages (conversation_id, role, content, created_at)"
+                                 " VALUES ('old', 'user', '%1', 1)")
+                      .arg(QString::fromLatin1(text));
+        v2 << QStringLiteral("INSERT INTO messages (conversation_id, role, content, created_at)"
+                             " VALUES ('two', 'user', 'penne recipes', 2)")
+           << QStringLiteral("INSERT INTO runs (conversation_id, code, language, origin, status,"
+                             " owner_pid, started_at) VALUES ('old', 'x', 'python', 'agent',"
+                             " 'running', %1, 1)")
+                  .arg(deadPid());
+        QVERIFY(rawSql(dbPath(), v2));
+        {
+            ConversationStore store;
+            const Result<bool> opened = store.open(dbPath());
+            QVERIFY2(opened, qPrintable(opened.error()));
+            QCOMPARE(store.interruptedOnOpen(), 1);
+            QCOMPARE(store.conversation(QStringLiteral("old")).value().messageCount, 3);
+            QCOMPARE(store.conversation(QStringLiteral("two")).value().messageCount, 1);
+            // A two-letter prefix, now from the prefix index.
+            QCOMPARE(store.search(QStringLiteral("pe")).value().size(), 2);
+            QCOMPARE(store.search(QStringLiteral("plot pen")).value().size(), 1);
+            // The counts follow appends and deletions.
+            QVERIFY(
+                store.addMessage(QStringLiteral("two"), {{"role", "user"}, {"content", "more"}}));
+            QVERIFY(store.appendMessage(QStringLiteral("two"),
+                                        nlohmann::json{{"role", "assistant"}, {"content", "ok"}}));
+            QVERIFY(store.flush());
+            QCOMPARE(store.conversation(QStringLiteral("two")).value().messageCount, 3);
+            QVERIFY(store.remove(QStringLiteral("old")));
+            const QList<ConversationInfo> left = store.list().value();
+            QCOMPARE(left.size(), 1);
+            QCOMPARE(left.at(0).messageCount, 3);
+            QCOMPARE(store.search(QStringLiteral("pe")).value().size(), 1);
+        }
+        QVariant check;
+        QVERIFY(rawSql(dbPath(), {QStringLiteral("PRAGMA integrity_check")}, &check));
+        QCOMPARE(check.toString(), QStringLiteral("ok"));
+        QVERIFY(rawSql(
+            dbPath(),
+            {QStringLiteral("INSERT INTO messages_fts(messages_fts) VALUES('integrity-check')")}));
+        QVariant version;
+        QVERIFY(rawSql(dbPath(), {QStringLiteral("PRAGMA user_version")}, &version));
+        QCOMPARE(version.toInt(), ConversationStore::kSchemaVersion);
+    }
+
     void aDatabaseFromANewerVersionIsRefusedAndLeftUntouched()
     {
         QVERIFY(rawSql(dbPath(),
@@ -432,6 +483,10 @@ private Q_SLOTS:
         QCOMPARE(store.search(QStringLiteral("median")).value().size(), 2);
         QCOMPARE(store.search(QStringLiteral("median inc")).value().size(), 1);
         QCOMPARE(store.search(QStringLiteral("MEDIAN")).value().size(), 2);
+        // Two characters and more are a prefix; a single one is a word of its own.
+        QCOMPARE(store.search(QStringLiteral("me")).value().size(), 2);
+        QCOMPARE(store.search(QStringLiteral("m")).value().size(), 0);
+        QCOMPARE(store.search(QStringLiteral("4")).value().size(), 1);
         for (const QString &odd : {QStringLiteral("he said \"hi"),
                                    QStringLiteral("NEAR(a b)"),
                                    QStringLiteral("content:x OR *"),

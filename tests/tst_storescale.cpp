@@ -155,6 +155,37 @@ private Q_SLOTS:
         QCOMPARE(store.search(QStringLiteral("zzqxnomatch")).value().size(), 0);
     }
 
+    void aCommonWordsHitsAreItsNewestMatches()
+    {
+        QString error;
+        const qint64 matches
+            = rawValue(path(),
+                       QStringLiteral("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH"
+                                      " '\"the\"*'"),
+                       &error)
+                  .toLongLong();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY2(matches > 4000, qPrintable(QString::number(matches)));
+        const qint64 oldest
+            = rawValue(path(),
+                       QStringLiteral("SELECT rowid FROM messages_fts WHERE messages_fts MATCH"
+                                      " '\"the\"*' ORDER BY rowid DESC LIMIT 1 OFFSET 199"))
+                  .toLongLong();
+        QVERIFY(oldest > 0);
+        ConversationStore store;
+        QVERIFY(store.open(path()));
+        const Result<QList<SearchHit>> hits = store.search(QStringLiteral("the"), 200);
+        QVERIFY2(hits, qPrintable(hits.error()));
+        QCOMPARE(hits.value().size(), 200);
+        for (qsizetype i = 0; i < hits.value().size(); ++i) {
+            const SearchHit &hit = hits.value().at(i);
+            QVERIFY(hit.messageId >= oldest);
+            if (i > 0)
+                QVERIFY(hit.messageId < hits.value().at(i - 1).messageId);
+            QVERIFY2(hit.snippet.contains(QStringLiteral("[")), qPrintable(hit.snippet));
+        }
+    }
+
     void eachConversationsMessagesComeBackInOrder()
     {
         ConversationStore store;

@@ -49,8 +49,10 @@ bool processIsGone(qint64 pid)
     return pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH);
 }
 
-// What a person types becomes an FTS5 query of quoted words, the last one a prefix: no syntax
-// of theirs (quotes, NEAR, column filters) can make the query invalid.
+// What a person types becomes an FTS5 query of quoted words, the last one a prefix (when it
+// has two characters or more: prefixes of two and three are indexed, a single one would merge
+// the entries of every word it starts): no syntax of theirs (quotes, NEAR, column filters) can
+// make the query invalid.
 QString ftsQuery(const QString &text)
 {
     QStringList terms;
@@ -61,7 +63,7 @@ QString ftsQuery(const QString &text)
         quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
         terms << QLatin1Char('"') + quoted + QLatin1Char('"');
     }
-    if (!terms.isEmpty())
+    if (!terms.isEmpty() && words.last().size() > 1)
         terms.last() += QLatin1Char('*');
     return terms.join(QLatin1Char(' '));
 }
@@ -81,7 +83,7 @@ ConversationInfo infoFrom(const QSqlQuery &q)
 
 const char *const kInfoColumns
     = "SELECT c.id, c.title, c.workspace, c.owns_workspace, c.created_at, c.updated_at, "
-      "(SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) FROM conversations c ";
+      "c.message_count FROM conversations c ";
 
 } // namespace
 
@@ -368,6 +370,7 @@ Result<QList<ConversationInfo>> ConversationStore::list() const
     if (!isOpen())
         return Result<QList<ConversationInfo>>::failure(QStringLiteral("the store is not open"));
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.setForwardOnly(true);
     if (!q.exec(QString::fromLatin1(kInfoColumns)
                 + QStringLiteral("ORDER BY c.updated_at DESC, c.rowid DESC")))
         return queryFailure<QList<ConversationInfo>>(q, QStringLiteral("list the conversations"));
@@ -577,12 +580,32 @@ Result<QList<SearchHit>> ConversationStore::search(const QString &text, int limi
     const QString query = ftsQuery(text);
     if (query.isEmpty())
         return Result<QList<SearchHit>>::ok({});
-    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    // Ranking costs as much as there are matches, and bm25 reads every match of each word to
+    // weigh it: a word in most messages would take a second in a store of a million. So the best
+    // match comes first when fewer than kRankedMatches messages match (found first in the index's
+    // own order, which stops as soon as it has that many), and the newest first when more do (a
+    // word that common ranks them all alike).
+    constexpr int kRankedMatches = 2000;
+    QSqlQuery many(db);
+    many.setForwardOnly(true);
+    many.prepare(QStringLiteral("SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?"
+                                " ORDER BY rowid DESC LIMIT 1 OFFSET ?"));
+    many.addBindValue(query);
+    many.addBindValue(kRankedMatches - 1);
+    if (!many.exec())
+        return queryFailure<QList<SearchHit>>(many, QStringLiteral("search"));
+    const bool newestFirst = many.next();
+    many.finish();
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
     q.prepare(QStringLiteral("SELECT m.conversation_id, c.title, m.id, m.role,"
                              " snippet(messages_fts, 0, '[', ']', '...', 12)"
                              " FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid"
                              " JOIN conversations c ON c.id = m.conversation_id"
-                             " WHERE messages_fts MATCH ? ORDER BY rank LIMIT ?"));
+                             " WHERE messages_fts MATCH ? ORDER BY ")
+              + (newestFirst ? QStringLiteral("messages_fts.rowid DESC") : QStringLiteral("rank"))
+              + QStringLiteral(" LIMIT ?"));
     q.addBindValue(query);
     q.addBindValue(qMax(1, limit));
     if (!q.exec())

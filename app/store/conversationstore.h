@@ -54,7 +54,7 @@ struct SearchHit
 class ConversationStore
 {
 public:
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
     // Migration N takes the schema from version N to N + 1 (exposed for the migration test).
     static QStringList migration(int fromVersion);
 
@@ -125,7 +125,9 @@ public:
     setSetting(const QString &conversationId, const QString &key, const nlohmann::json &value);
     Result<nlohmann::json> settings(const QString &conversationId) const; // an object
 
-    // Full-text search over every message; words are matched as prefixes, all must occur.
+    // Full-text search over every message: all words must occur, the last one as a prefix when it
+    // has two characters or more. Best match first when fewer than 2,000 messages match; when more
+    // do, newest first.
     Result<QList<SearchHit>> search(const QString &text, int limit = 50) const;
 
     static constexpr int kOutputTailChars = StoredRun::OutputTailChars;

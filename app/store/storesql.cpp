@@ -38,6 +38,32 @@ nlohmann::json parseJson(const QString &text)
     return nlohmann::json::parse(text.toStdString(), nullptr, false);
 }
 
+namespace {
+
+// What keeps messages_fts in step with messages.
+QStringList ftsTriggers()
+{
+    return {
+        QStringLiteral("CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN"
+                       " INSERT INTO messages_fts(rowid, content)"
+                       " VALUES (new.id, COALESCE(new.content, ''));"
+                       " END"),
+        QStringLiteral("CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN"
+                       " INSERT INTO messages_fts(messages_fts, rowid, content)"
+                       " VALUES ('delete', old.id, COALESCE(old.content, ''));"
+                       " END"),
+        QStringLiteral("CREATE TRIGGER messages_fts_update AFTER UPDATE OF content ON messages"
+                       " BEGIN"
+                       " INSERT INTO messages_fts(messages_fts, rowid, content)"
+                       " VALUES ('delete', old.id, COALESCE(old.content, ''));"
+                       " INSERT INTO messages_fts(rowid, content)"
+                       " VALUES (new.id, COALESCE(new.content, ''));"
+                       " END"),
+    };
+}
+
+} // namespace
+
 QStringList migration(int fromVersion)
 {
     switch (fromVersion) {
@@ -89,27 +115,43 @@ QStringList migration(int fromVersion)
         };
     case 1:
         // Full-text search over messages, kept in step by triggers, filled from what is there.
-        return {
-            QStringLiteral("CREATE VIRTUAL TABLE messages_fts USING fts5("
-                           "content, content='messages', content_rowid='id')"),
-            QStringLiteral("CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN"
-                           " INSERT INTO messages_fts(rowid, content)"
-                           " VALUES (new.id, COALESCE(new.content, ''));"
-                           " END"),
-            QStringLiteral("CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN"
-                           " INSERT INTO messages_fts(messages_fts, rowid, content)"
-                           " VALUES ('delete', old.id, COALESCE(old.content, ''));"
-                           " END"),
-            QStringLiteral("CREATE TRIGGER messages_fts_update AFTER UPDATE OF content ON messages"
-                           " BEGIN"
-                           " INSERT INTO messages_fts(messages_fts, rowid, content)"
-                           " VALUES ('delete', old.id, COALESCE(old.content, ''));"
-                           " INSERT INTO messages_fts(rowid, content)"
-                           " VALUES (new.id, COALESCE(new.content, ''));"
-                           " END"),
-            QStringLiteral("INSERT INTO messages_fts(rowid, content)"
-                           " SELECT id, COALESCE(content, '') FROM messages"),
-        };
+        return QStringList{QStringLiteral("CREATE VIRTUAL TABLE messages_fts USING fts5("
+                                          "content, content='messages', content_rowid='id')")}
+               + ftsTriggers()
+               + QStringList{QStringLiteral("INSERT INTO messages_fts(rowid, content)"
+                                            " SELECT id, COALESCE(content, '') FROM messages")};
+    case 2:
+        // A store of many conversations (issue 22): what start-up and the sidebar read no longer
+        // grows with the number of messages, and a search no longer with the number of matches.
+        return QStringList{
+                   // Each conversation's message count, kept by triggers: the list read a
+                   // COUNT(*) over each one's messages (every message's index entry).
+                   QStringLiteral("ALTER TABLE conversations"
+                                  " ADD COLUMN message_count INTEGER NOT NULL DEFAULT 0"),
+                   QStringLiteral("UPDATE conversations SET message_count = (SELECT COUNT(*)"
+                                  " FROM messages m WHERE m.conversation_id = conversations.id)"),
+                   QStringLiteral("CREATE TRIGGER messages_count_insert AFTER INSERT ON messages"
+                                  " BEGIN UPDATE conversations SET message_count = message_count"
+                                  " + 1 WHERE id = new.conversation_id; END"),
+                   QStringLiteral("CREATE TRIGGER messages_count_delete AFTER DELETE ON messages"
+                                  " BEGIN UPDATE conversations SET message_count = message_count"
+                                  " - 1 WHERE id = old.conversation_id; END"),
+                   // The runs still going, found on open without reading every run.
+                   QStringLiteral("CREATE INDEX runs_running ON runs(owner_pid)"
+                                  " WHERE status = 'running'"),
+                   // Prefixes of two and three characters indexed too: a short last word (the
+                   // sidebar searches as the person types) is one lookup, not a merge of every
+                   // word that starts with it.
+                   QStringLiteral("DROP TRIGGER messages_fts_insert"),
+                   QStringLiteral("DROP TRIGGER messages_fts_delete"),
+                   QStringLiteral("DROP TRIGGER messages_fts_update"),
+                   QStringLiteral("DROP TABLE messages_fts"),
+                   QStringLiteral("CREATE VIRTUAL TABLE messages_fts USING fts5(content,"
+                                  " content='messages', content_rowid='id', prefix='2 3')"),
+               }
+               + ftsTriggers()
+               + QStringList{
+                   QStringLiteral("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")};
     default:
         return {};
     }
