@@ -1,11 +1,14 @@
 // Start-up to the first painted window, and resident memory once idle, of the application
 // against a bare QMainWindow + QsciScintilla program (bare_window), launched alternately on
-// the same display (scripts/bench runs this under Xvfb).
-//   bench_startup SANDCASTLE BARE_WINDOW
+// the same display (scripts/bench runs this under Xvfb). Given a conversation store (bench_scale's,
+// 1,000 conversations and 1,000,000 messages), also the application's start-up with it as its
+// data folder's store against the same with an empty data folder, launched alternately.
+//   bench_startup SANDCASTLE BARE_WINDOW [STORE]
 #include "benchreport.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QThread>
@@ -13,16 +16,23 @@
 #include <cstdio>
 #include <vector>
 
+#include <unistd.h>
+
 namespace {
 
 // Milliseconds from start to "first-paint"; the resident memory after `idleMs` more.
-bool launch(const QString &program, int idleMs, double *startMs, double *idleMb)
+// `dataDir` empty: a new empty data folder.
+bool launch(const QString &program,
+            int idleMs,
+            double *startMs,
+            double *idleMb,
+            const QString &dataDir = QString())
 {
     QTemporaryDir data;
     QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("SANDCASTLE_REPORT_FIRST_PAINT"), QStringLiteral("1"));
-    env.insert(QStringLiteral("SANDCASTLE_DATA_DIR"), data.path());
+    env.insert(QStringLiteral("SANDCASTLE_DATA_DIR"), dataDir.isEmpty() ? data.path() : dataDir);
     // A configured model (nothing listens there): the usual window, not the first-launch panel.
     env.insert(QStringLiteral("SANDCASTLE_BASE_URL"), QStringLiteral("http://127.0.0.1:9/v1"));
     env.insert(QStringLiteral("SANDCASTLE_MODEL"), QStringLiteral("bench-model"));
@@ -57,9 +67,23 @@ int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
     if (argc < 3) {
-        std::fprintf(stderr, "usage: bench_startup SANDCASTLE BARE_WINDOW\n");
+        std::fprintf(stderr, "usage: bench_startup SANDCASTLE BARE_WINDOW [STORE]\n");
         return 2;
     }
+    // The big store becomes a data folder's own (a hard link: the same disk, no copy of 2 GB).
+    QTemporaryDir bigData;
+    QString bigDataDir;
+    if (argc > 3) {
+        const QByteArray store = argv[3];
+        const QByteArray linked
+            = QFile::encodeName(bigData.filePath(QStringLiteral("conversations.sqlite3")));
+        if (::link(store.constData(), linked.constData()) != 0) {
+            std::fprintf(stderr, "bench_startup: cannot link %s into a data folder\n", argv[3]);
+            return 1;
+        }
+        bigDataDir = bigData.path();
+    }
+    std::vector<double> emptyStart, bigStart;
     const QString sandcastle = QString::fromLocal8Bit(argv[1]);
     const QString bare = QString::fromLocal8Bit(argv[2]);
     std::vector<double> appStart, bareStart, appRss, bareRss;
@@ -82,6 +106,21 @@ int main(int argc, char *argv[])
             bareStart.push_back(ms);
             bareRss.push_back(mb);
         }
+        if (bigDataDir.isEmpty())
+            continue;
+        // Start-up alone (no idle wait): the big store's data folder, then an empty one.
+        if (!launch(sandcastle, 200, &ms, &mb, bigDataDir)) {
+            std::fprintf(stderr, "bench_startup: %s did not paint\n", qPrintable(sandcastle));
+            return 1;
+        }
+        if (!first)
+            bigStart.push_back(ms);
+        if (!launch(sandcastle, 200, &ms, &mb)) {
+            std::fprintf(stderr, "bench_startup: %s did not paint\n", qPrintable(sandcastle));
+            return 1;
+        }
+        if (!first)
+            emptyStart.push_back(ms);
     }
     const Bench::Stats a = Bench::stats(appStart), b = Bench::stats(bareStart);
     const Bench::Stats ar = Bench::stats(appRss), br = Bench::stats(bareRss);
@@ -106,5 +145,18 @@ int main(int argc, char *argv[])
                    "<= 120 MB",
                    ar.median <= 120,
                    ""});
+    if (!bigDataDir.isEmpty()) {
+        const Bench::Stats big = Bench::stats(bigStart), empty = Bench::stats(emptyStart);
+        Bench::record({"start-up with 1,000 conversations / 1,000,000 messages",
+                       "ms",
+                       big,
+                       "the same with an empty data folder",
+                       empty,
+                       "big store / empty",
+                       big.median / empty.median,
+                       "<= 1.2x",
+                       big.median / empty.median <= 1.2,
+                       ""});
+    }
     return 0;
 }

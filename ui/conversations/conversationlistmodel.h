@@ -7,8 +7,9 @@
 namespace Sandcastle {
 
 // The stored conversations as a list, newest first; with a filter, the conversations whose
-// messages match it (the store's full-text search), best match first, each with a snippet.
-// A conversation working in a folder of the person's names it; the list can show one folder's.
+// messages match it (the store's full-text search), best match first (newest first when a word is
+// so common that thousands match), each with a snippet. A conversation working in a folder of the
+// person's names it; the list can show one folder's.
 class ConversationListModel : public QAbstractListModel
 {
     Q_OBJECT
