@@ -15,9 +15,10 @@
 #include <QMenu>
 #include <QSaveFile>
 #include <QScrollBar>
-#include <QTextBlock>
 #include <QTextCursor>
 #include <QTextDocument>
+
+#include <algorithm>
 #include <ui/icons.h>
 
 #include <limits>
@@ -40,7 +41,7 @@ ConsolePane::ConsolePane(QWidget *parent)
 {
     setReadOnly(true);
     setUndoRedoEnabled(false);
-    setMaximumBlockCount(20000);
+    setMaximumBlockCount(m_scrollback);
     setLineWrapMode(QPlainTextEdit::NoWrap);
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     setPlaceholderText(tr("Output of the code appears here"));
@@ -74,7 +75,8 @@ ConsolePane::ConsolePane(QWidget *parent)
 
 void ConsolePane::setScrollback(int lines)
 {
-    setMaximumBlockCount(qMax(100, lines));
+    m_scrollback = qMax(100, lines);
+    setMaximumBlockCount(m_scrollback);
 }
 
 void ConsolePane::showFind()
@@ -208,6 +210,9 @@ void ConsolePane::noteCutLine()
 
 void ConsolePane::beginRun(const QString &title)
 {
+    // A new run's lines may be short again: the whole scrollback until its own length shows.
+    if (maximumBlockCount() < m_scrollback)
+        setMaximumBlockCount(m_scrollback);
     QTextCharFormat header;
     header.setForeground(QColor(0x6a, 0x73, 0x7d));
     enqueue({Item::Kind::Header, OutputStream::Stdout, title, header});
@@ -315,26 +320,25 @@ void ConsolePane::paintSlice(qsizetype budget)
     }
     if (m_queue.isEmpty())
         m_paintTimer->stop();
-    // A little over the bound before trimming: small removals, as maximumBlockCount makes them
-    // (one big removal at the top of the document stalls the frame that makes it).
-    if (document()->characterCount() > kMaxKeptChars + kMaxKeptChars / 64)
-        trimDocument();
+    boundCharacters();
 }
 
-void ConsolePane::trimDocument()
+void ConsolePane::boundCharacters()
 {
-    QTextDocument *doc = document();
-    const int excess = doc->characterCount() - int(kMaxKeptChars);
-    if (excess <= 0)
-        return;
-    // Whole lines from the top, up to and including the one where the excess ends.
-    const QTextBlock last = doc->findBlock(excess);
-    if (!last.isValid() || !last.next().isValid())
-        return; // one huge line: kMaxLineChars bounds it
-    QTextCursor cursor(doc);
-    cursor.setPosition(0);
-    cursor.setPosition(last.next().position(), QTextCursor::KeepAnchor);
-    cursor.removeSelectedText();
+    // Past kMaxKeptChars (and a sixteenth), as many lines as it holds at the output's line
+    // length: Qt then drops the oldest line as each new one comes, on its own cheap path
+    // (removing the excess at the top with a cursor stalled a flood's frames 60-70 ms). Back
+    // to the whole scrollback once the text is well under the bound (short lines again).
+    const int chars = document()->characterCount();
+    const int current = maximumBlockCount();
+    if (chars > kMaxKeptChars + kMaxKeptChars / 16) {
+        const double perLine = std::max(1.0, double(chars) / document()->blockCount());
+        const int wanted = std::clamp(int(double(kMaxKeptChars) / perLine), 100, m_scrollback);
+        if (wanted < current)
+            setMaximumBlockCount(wanted);
+    } else if (current < m_scrollback && chars < kMaxKeptChars / 2) {
+        setMaximumBlockCount(m_scrollback);
+    }
 }
 
 void ConsolePane::paint(const Item &item)

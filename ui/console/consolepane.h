@@ -59,11 +59,12 @@ private:
     void paintSlice(qsizetype budget);
     void paint(const Item &item);
     void trimQueue();
-    // Removes the oldest lines while the document holds more than kMaxKeptChars.
-    void trimDocument();
+    // Keeps the document near kMaxKeptChars: fewer lines kept when they are long.
+    void boundCharacters();
     void insert(const QString &text, const QTextCharFormat &format, bool returnToLineStart = false);
     void insertOutput(const QString &text, const QTextCharFormat &format, bool returnToLineStart);
     void noteCutLine();
+    int m_scrollback = 20000; // lines, the setting; maximumBlockCount() is lower for long lines
     bool m_atLineStart = true;
     qsizetype m_lineChars = 0; // characters on the document's last line
     qint64 m_cutChars = 0;     // of the output's current line, not shown
