@@ -39,6 +39,10 @@ ConversationsPane::ConversationsPane(ConversationListModel *model, QWidget *pare
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_view->setWordWrap(true);
     m_view->setUniformItemSizes(false);
+    // Titles wrap, so each row is measured: a thousand of them laid out before the first frame
+    // doubled the window's start-up; in batches the first screenful shows at once.
+    m_view->setLayoutMode(QListView::Batched);
+    m_view->setBatchSize(50);
 
     auto *newButton = new QToolButton(this);
     newButton->setObjectName(QStringLiteral("newConversationButton"));
