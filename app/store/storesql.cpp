@@ -62,96 +62,113 @@ QStringList ftsTriggers()
     };
 }
 
+// Schema 0 -> 1: the tables.
+QStringList createdTables()
+{
+    return {
+        QStringLiteral("CREATE TABLE conversations ("
+                       " id TEXT PRIMARY KEY,"
+                       " title TEXT NOT NULL,"
+                       " workspace TEXT NOT NULL,"
+                       " owns_workspace INTEGER NOT NULL DEFAULT 1,"
+                       " created_at INTEGER NOT NULL,"
+                       " updated_at INTEGER NOT NULL)"),
+        QStringLiteral("CREATE TABLE messages ("
+                       " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+                       " conversation_id TEXT NOT NULL"
+                       "  REFERENCES conversations(id) ON DELETE CASCADE,"
+                       " role TEXT NOT NULL,"
+                       " content TEXT,"
+                       " reasoning TEXT,"
+                       " tool_calls TEXT,"
+                       " tool_call_id TEXT,"
+                       " created_at INTEGER NOT NULL)"),
+        QStringLiteral("CREATE INDEX messages_by_conversation ON messages(conversation_id, id)"),
+        QStringLiteral("CREATE TABLE runs ("
+                       " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+                       " conversation_id TEXT NOT NULL"
+                       "  REFERENCES conversations(id) ON DELETE CASCADE,"
+                       " tool_call_id TEXT,"
+                       " code TEXT NOT NULL,"
+                       " language TEXT NOT NULL,"
+                       " origin TEXT NOT NULL,"
+                       " status TEXT NOT NULL,"
+                       " exit_code INTEGER NOT NULL DEFAULT 0,"
+                       " duration_ms INTEGER NOT NULL DEFAULT 0,"
+                       " output_tail TEXT NOT NULL DEFAULT '',"
+                       " log_file TEXT NOT NULL DEFAULT '',"
+                       " files TEXT NOT NULL DEFAULT '[]',"
+                       " owner_pid INTEGER NOT NULL,"
+                       " started_at INTEGER NOT NULL,"
+                       " finished_at INTEGER NOT NULL DEFAULT 0)"),
+        QStringLiteral("CREATE INDEX runs_by_conversation ON runs(conversation_id, id)"),
+        QStringLiteral("CREATE TABLE conversation_settings ("
+                       " conversation_id TEXT NOT NULL"
+                       "  REFERENCES conversations(id) ON DELETE CASCADE,"
+                       " key TEXT NOT NULL,"
+                       " value TEXT NOT NULL,"
+                       " PRIMARY KEY (conversation_id, key))"),
+    };
+}
+
+// Schema 1 -> 2: full-text search over messages, kept in step by triggers, filled from what is
+// there.
+QStringList searchIndex()
+{
+    return QStringList{QStringLiteral("CREATE VIRTUAL TABLE messages_fts USING fts5("
+                                      "content, content='messages', content_rowid='id')")}
+           + ftsTriggers()
+           + QStringList{QStringLiteral("INSERT INTO messages_fts(rowid, content)"
+                                        " SELECT id, COALESCE(content, '') FROM messages")};
+}
+
+// Schema 2 -> 3: message counts kept by triggers, the running runs indexed, FTS5 prefixes.
+QStringList countsAndPrefixes()
+{
+    // A store of many conversations (issue 22): what start-up and the sidebar read no longer
+    // grows with the number of messages, and a search no longer with the number of matches.
+    return QStringList{
+               // Each conversation's message count, kept by triggers: the list read a
+               // COUNT(*) over each one's messages (every message's index entry).
+               QStringLiteral("ALTER TABLE conversations"
+                              " ADD COLUMN message_count INTEGER NOT NULL DEFAULT 0"),
+               QStringLiteral("UPDATE conversations SET message_count = (SELECT COUNT(*)"
+                              " FROM messages m WHERE m.conversation_id = conversations.id)"),
+               QStringLiteral("CREATE TRIGGER messages_count_insert AFTER INSERT ON messages"
+                              " BEGIN UPDATE conversations SET message_count = message_count"
+                              " + 1 WHERE id = new.conversation_id; END"),
+               QStringLiteral("CREATE TRIGGER messages_count_delete AFTER DELETE ON messages"
+                              " BEGIN UPDATE conversations SET message_count = message_count"
+                              " - 1 WHERE id = old.conversation_id; END"),
+               // The runs still going, found on open without reading every run.
+               QStringLiteral("CREATE INDEX runs_running ON runs(owner_pid)"
+                              " WHERE status = 'running'"),
+               // Prefixes of two and three characters indexed too: a short last word (the
+               // sidebar searches as the person types) is one lookup, not a merge of every
+               // word that starts with it.
+               QStringLiteral("DROP TRIGGER messages_fts_insert"),
+               QStringLiteral("DROP TRIGGER messages_fts_delete"),
+               QStringLiteral("DROP TRIGGER messages_fts_update"),
+               QStringLiteral("DROP TABLE messages_fts"),
+               QStringLiteral("CREATE VIRTUAL TABLE messages_fts USING fts5(content,"
+                              " content='messages', content_rowid='id', prefix='2 3')"),
+           }
+           + ftsTriggers()
+           + QStringList{
+               QStringLiteral("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")};
+}
+
 } // namespace
 
 QStringList migration(int fromVersion)
 {
     switch (fromVersion) {
     case 0:
-        return {
-            QStringLiteral("CREATE TABLE conversations ("
-                           " id TEXT PRIMARY KEY,"
-                           " title TEXT NOT NULL,"
-                           " workspace TEXT NOT NULL,"
-                           " owns_workspace INTEGER NOT NULL DEFAULT 1,"
-                           " created_at INTEGER NOT NULL,"
-                           " updated_at INTEGER NOT NULL)"),
-            QStringLiteral("CREATE TABLE messages ("
-                           " id INTEGER PRIMARY KEY AUTOINCREMENT,"
-                           " conversation_id TEXT NOT NULL"
-                           "  REFERENCES conversations(id) ON DELETE CASCADE,"
-                           " role TEXT NOT NULL,"
-                           " content TEXT,"
-                           " reasoning TEXT,"
-                           " tool_calls TEXT,"
-                           " tool_call_id TEXT,"
-                           " created_at INTEGER NOT NULL)"),
-            QStringLiteral(
-                "CREATE INDEX messages_by_conversation ON messages(conversation_id, id)"),
-            QStringLiteral("CREATE TABLE runs ("
-                           " id INTEGER PRIMARY KEY AUTOINCREMENT,"
-                           " conversation_id TEXT NOT NULL"
-                           "  REFERENCES conversations(id) ON DELETE CASCADE,"
-                           " tool_call_id TEXT,"
-                           " code TEXT NOT NULL,"
-                           " language TEXT NOT NULL,"
-                           " origin TEXT NOT NULL,"
-                           " status TEXT NOT NULL,"
-                           " exit_code INTEGER NOT NULL DEFAULT 0,"
-                           " duration_ms INTEGER NOT NULL DEFAULT 0,"
-                           " output_tail TEXT NOT NULL DEFAULT '',"
-                           " log_file TEXT NOT NULL DEFAULT '',"
-                           " files TEXT NOT NULL DEFAULT '[]',"
-                           " owner_pid INTEGER NOT NULL,"
-                           " started_at INTEGER NOT NULL,"
-                           " finished_at INTEGER NOT NULL DEFAULT 0)"),
-            QStringLiteral("CREATE INDEX runs_by_conversation ON runs(conversation_id, id)"),
-            QStringLiteral("CREATE TABLE conversation_settings ("
-                           " conversation_id TEXT NOT NULL"
-                           "  REFERENCES conversations(id) ON DELETE CASCADE,"
-                           " key TEXT NOT NULL,"
-                           " value TEXT NOT NULL,"
-                           " PRIMARY KEY (conversation_id, key))"),
-        };
+        return createdTables();
     case 1:
-        // Full-text search over messages, kept in step by triggers, filled from what is there.
-        return QStringList{QStringLiteral("CREATE VIRTUAL TABLE messages_fts USING fts5("
-                                          "content, content='messages', content_rowid='id')")}
-               + ftsTriggers()
-               + QStringList{QStringLiteral("INSERT INTO messages_fts(rowid, content)"
-                                            " SELECT id, COALESCE(content, '') FROM messages")};
+        return searchIndex();
     case 2:
-        // A store of many conversations (issue 22): what start-up and the sidebar read no longer
-        // grows with the number of messages, and a search no longer with the number of matches.
-        return QStringList{
-                   // Each conversation's message count, kept by triggers: the list read a
-                   // COUNT(*) over each one's messages (every message's index entry).
-                   QStringLiteral("ALTER TABLE conversations"
-                                  " ADD COLUMN message_count INTEGER NOT NULL DEFAULT 0"),
-                   QStringLiteral("UPDATE conversations SET message_count = (SELECT COUNT(*)"
-                                  " FROM messages m WHERE m.conversation_id = conversations.id)"),
-                   QStringLiteral("CREATE TRIGGER messages_count_insert AFTER INSERT ON messages"
-                                  " BEGIN UPDATE conversations SET message_count = message_count"
-                                  " + 1 WHERE id = new.conversation_id; END"),
-                   QStringLiteral("CREATE TRIGGER messages_count_delete AFTER DELETE ON messages"
-                                  " BEGIN UPDATE conversations SET message_count = message_count"
-                                  " - 1 WHERE id = old.conversation_id; END"),
-                   // The runs still going, found on open without reading every run.
-                   QStringLiteral("CREATE INDEX runs_running ON runs(owner_pid)"
-                                  " WHERE status = 'running'"),
-                   // Prefixes of two and three characters indexed too: a short last word (the
-                   // sidebar searches as the person types) is one lookup, not a merge of every
-                   // word that starts with it.
-                   QStringLiteral("DROP TRIGGER messages_fts_insert"),
-                   QStringLiteral("DROP TRIGGER messages_fts_delete"),
-                   QStringLiteral("DROP TRIGGER messages_fts_update"),
-                   QStringLiteral("DROP TABLE messages_fts"),
-                   QStringLiteral("CREATE VIRTUAL TABLE messages_fts USING fts5(content,"
-                                  " content='messages', content_rowid='id', prefix='2 3')"),
-               }
-               + ftsTriggers()
-               + QStringList{
-                   QStringLiteral("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")};
+        return countsAndPrefixes();
     default:
         return {};
     }
