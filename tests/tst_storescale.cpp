@@ -4,6 +4,8 @@
 // order), and a word planted in a known message is found by the store's search. Not timed.
 #include "storegenerator.h"
 
+#include <support/datachecks.h>
+
 #include <app/store/conversationstore.h>
 
 #include <QSqlDatabase>
@@ -15,34 +17,9 @@
 #include <numeric>
 
 using namespace Sandcastle;
+using Sandcastle::Testing::DataChecks::rawValue;
 
 namespace {
-
-// Runs one statement on the database file directly; its first value.
-QVariant rawValue(const QString &path, const QString &sql, QString *error = nullptr)
-{
-    QVariant value;
-    {
-        QSqlDatabase db
-            = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
-        db.setDatabaseName(path);
-        if (db.open()) {
-            QSqlQuery q(db);
-            if (!q.exec(sql)) {
-                if (error)
-                    *error = q.lastError().text();
-            } else if (q.next()) {
-                value = q.value(0);
-            }
-            q.finish();
-            db.close();
-        } else if (error) {
-            *error = db.lastError().text();
-        }
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("raw"));
-    return value;
-}
 
 const QString kPlanted = QStringLiteral("quokkazephyr");
 constexpr int kConversations = 50;

@@ -6,30 +6,46 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QString>
 #include <QStringList>
+#include <QVariant>
 
 // What the security and conversation suites check on disk after a fault or a crash.
 namespace Sandcastle::Testing::DataChecks {
 
-// SQLite's own verdict on a store file: "ok" when it is intact.
-inline QString integrityCheck(const QString &path)
+inline // Runs one statement on the database file directly; its first value.
+    QVariant
+    rawValue(const QString &path, const QString &sql, QString *error = nullptr)
 {
-    QString answer;
+    QVariant value;
     {
         QSqlDatabase db
-            = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("check"));
+            = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
         db.setDatabaseName(path);
         if (db.open()) {
             QSqlQuery q(db);
-            if (q.exec(QStringLiteral("PRAGMA integrity_check")) && q.next())
-                answer = q.value(0).toString();
+            if (!q.exec(sql)) {
+                if (error)
+                    *error = q.lastError().text();
+            } else if (q.next()) {
+                value = q.value(0);
+            }
+            q.finish();
+            db.close();
+        } else if (error) {
+            *error = db.lastError().text();
         }
-        db.close();
     }
-    QSqlDatabase::removeDatabase(QStringLiteral("check"));
-    return answer;
+    QSqlDatabase::removeDatabase(QStringLiteral("raw"));
+    return value;
+}
+
+// SQLite's own verdict on a store file: "ok" when it is intact.
+inline QString integrityCheck(const QString &path)
+{
+    return rawValue(path, QStringLiteral("PRAGMA integrity_check")).toString();
 }
 
 // The containers (running or not) of one conversation.
