@@ -20,10 +20,8 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QEventLoop>
 #include <QTemporaryDir>
 #include <QThreadPool>
-#include <QTimer>
 
 #include <cstdio>
 #include <memory>
@@ -49,31 +47,12 @@ AppSettings benchSettings(const QString &dataDir)
     return settings;
 }
 
-// Runs the event loop until done() (checked every millisecond; QTest::qWait would sleep 10 ms
-// at a time, which a figure of a few milliseconds cannot afford).
-bool waitUntil(const std::function<bool()> &done, int timeoutMs)
-{
-    if (done())
-        return true;
-    QEventLoop loop;
-    QTimer poll;
-    poll.setInterval(1);
-    QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
-        if (done())
-            loop.quit();
-    });
-    QTimer::singleShot(timeoutMs, &loop, [&loop] { loop.exit(1); });
-    poll.start();
-    loop.exec();
-    return done();
-}
-
 // The spare is ready and its kernel has finished its pre-imports (as it has a few seconds
 // after the last conversation took the one before: the person types, the model answers).
 bool spareSettled(WarmSpare &spare, bool imports)
 {
     spare.replenish(0);
-    return waitUntil(
+    return Bench::waitUntil(
         [&] { return spare.isReady() && (!imports || spare.session()->preimportsDone()); }, 60000);
 }
 
@@ -132,7 +111,7 @@ int main(int argc, char **argv)
             }
             const double ms = timeMs([&] {
                 controller.newConversation();
-                waitUntil(
+                Bench::waitUntil(
                     [&] { return controller.session()->state() == SandboxSession::State::Ready; },
                     60000);
             });
@@ -143,7 +122,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < kSamples; ++i) {
             cold.push_back(timeMs([&] {
                 controller.newConversation();
-                waitUntil(
+                Bench::waitUntil(
                     [&] { return controller.session()->state() == SandboxSession::State::Ready; },
                     60000);
             }));
@@ -179,8 +158,9 @@ int main(int argc, char **argv)
         controller.applySettings(without);
         for (int i = 0; i < kSamples / 2 && ok; ++i) {
             controller.newConversation();
-            waitUntil([&] { return controller.session()->state() == SandboxSession::State::Ready; },
-                      60000);
+            Bench::waitUntil(
+                [&] { return controller.session()->state() == SandboxSession::State::Ready; },
+                60000);
             plain.push_back(firstRunMs(controller.session(), kFirstDataRun, &ok));
         }
         controller.shutDown(ConversationController::ShutDownMode::Wait);
@@ -202,7 +182,7 @@ int main(int argc, char **argv)
         }
         open.front()->setLookedAt(true);
         spare.replenish(0);
-        waitUntil(
+        Bench::waitUntil(
             [&] {
                 for (const auto &controller : open)
                     if (controller->session()->state() == SandboxSession::State::Starting)
@@ -214,7 +194,7 @@ int main(int argc, char **argv)
         for (const auto &controller : open)
             before += controller->session()->state() == SandboxSession::State::Ready;
         before += spare.isReady();
-        waitUntil([] { return false; }, idle.idleStopS * 1000 + 1500);
+        Bench::waitUntil([] { return false; }, idle.idleStopS * 1000 + 1500);
         blockingJobs()->waitForDone(); // the stopped ones' removals
         after = runningSandboxes(engine, SandboxConfig::ownerDataFor(data.path()));
         for (const auto &controller : open)

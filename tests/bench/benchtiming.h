@@ -2,6 +2,7 @@
 
 // Timing helpers shared by the benchmarks that drive Qt objects (sessions, processes).
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QObject>
@@ -27,6 +28,20 @@ inline bool waitFor(QObject *sender, const char *signal, int timeoutMs)
     QObject::connect(sender, signal, &loop, SLOT(quit()));
     QTimer::singleShot(timeoutMs, &loop, [&loop] { loop.exit(1); });
     return loop.exec() == 0;
+}
+
+// Keeps the event loop turning until done() or the time is up (done() is checked after every
+// pass over the events, so a figure of a few milliseconds is not rounded up to a sleep).
+inline bool waitUntil(const std::function<bool()> &done, int timeoutMs)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (!done()) {
+        if (clock.elapsed() > timeoutMs)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    }
+    return true;
 }
 
 } // namespace Bench

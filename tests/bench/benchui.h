@@ -3,6 +3,8 @@
 // What the window benchmarks share: a clock from the start of the run, a wait that keeps the
 // event loop turning, and a 4 ms pulse whose longest gap is the longest event-loop stall.
 
+#include "benchtiming.h"
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -22,14 +24,7 @@ inline double nowMs()
 
 inline bool waitFor(const std::function<bool()> &done, int timeoutMs)
 {
-    QElapsedTimer clock;
-    clock.start();
-    while (!done()) {
-        if (clock.elapsed() > timeoutMs)
-            return false;
-        QApplication::processEvents(QEventLoop::AllEvents, 5);
-    }
-    return true;
+    return Bench::waitUntil(done, timeoutMs);
 }
 
 // A 4 ms timer from its making: the longest gap between its ticks is the longest frame.
