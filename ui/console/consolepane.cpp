@@ -67,10 +67,6 @@ ConsolePane::ConsolePane(QWidget *parent)
         else if (ms > 10)
             m_frameBudget = std::max<qsizetype>(m_frameBudget / 2, 4 * 1024);
     });
-    // Edit → Find (Ctrl+F) and the context menu open it.
-    m_findBox = new FindBox(
-        this, [this](const QString &text, bool backwards) { return find(text, backwards); });
-    m_findBox->setObjectName(QStringLiteral("consoleFind"));
 }
 
 void ConsolePane::setScrollback(int lines)
@@ -81,6 +77,13 @@ void ConsolePane::setScrollback(int lines)
 
 void ConsolePane::showFind()
 {
+    // Made on the first find (Edit → Find, Ctrl+F, the context menu): its clear button's icon
+    // loads the image plugins, which the first frame does not need.
+    if (!m_findBox) {
+        m_findBox = new FindBox(
+            this, [this](const QString &text, bool backwards) { return find(text, backwards); });
+        m_findBox->setObjectName(QStringLiteral("consoleFind"));
+    }
     m_findBox->start();
 }
 
@@ -110,7 +113,7 @@ QString ConsolePane::saveTo(const QString &path) const
 
 void ConsolePane::keyPressEvent(QKeyEvent *event)
 {
-    if (event->key() == Qt::Key_Escape && m_findBox->isVisible()) {
+    if (event->key() == Qt::Key_Escape && m_findBox && m_findBox->isVisible()) {
         m_findBox->hide();
         setFocus();
         return;

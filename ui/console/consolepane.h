@@ -71,7 +71,7 @@ private:
     bool m_follow = true;      // keeps the end in view until the person scrolls up
     AnsiParser m_stdoutParser;
     AnsiParser m_stderrParser;
-    FindBox *m_findBox = nullptr;
+    FindBox *m_findBox = nullptr; // made on the first find
     QList<Item> m_queue;
     qsizetype m_queuedChars = 0;
     qsizetype m_queuedLines = 0;

@@ -1,4 +1,5 @@
 #include "conversationspane.h"
+#include <ui/widgets/clearbutton.h>
 
 #include "conversationlistmodel.h"
 #include <ui/icons.h>
@@ -31,7 +32,7 @@ ConversationsPane::ConversationsPane(ConversationListModel *model, QWidget *pare
     m_folders->setMinimumContentsLength(12);
     m_search->setObjectName(QStringLiteral("conversationSearch"));
     m_search->setPlaceholderText(tr("Search conversations"));
-    m_search->setClearButtonEnabled(true);
+    enableClearButtonWhenTyped(m_search);
     m_view->setObjectName(QStringLiteral("conversationList"));
     m_view->setModel(model);
     m_view->setEditTriggers(QAbstractItemView::EditKeyPressed);

@@ -1,4 +1,5 @@
 #include "quickopen.h"
+#include <ui/widgets/clearbutton.h>
 
 #include <app/agent/filesearch.h>
 #include <sandbox/blockingjobs.h>
@@ -22,7 +23,7 @@ QuickOpen::QuickOpen(QWidget *parent)
     setFrameShape(QFrame::StyledPanel);
     m_query->setObjectName(QStringLiteral("quickOpenQuery"));
     m_query->setPlaceholderText(tr("Go to file: type part of its path"));
-    m_query->setClearButtonEnabled(true);
+    enableClearButtonWhenTyped(m_query);
     m_query->installEventFilter(this);
     m_list->setObjectName(QStringLiteral("quickOpenList"));
     m_list->setUniformItemSizes(true);

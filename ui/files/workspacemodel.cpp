@@ -35,19 +35,27 @@ QString keyOf(const TreeNode &node)
 
 } // namespace
 
+const WorkspaceModel::Icons &WorkspaceModel::icons() const
+{
+    if (!m_icons) {
+        QFileIconProvider provider;
+        Icons made;
+        made.folder = provider.icon(QAbstractFileIconProvider::Folder);
+        made.file = provider.icon(QAbstractFileIconProvider::File);
+        // Ignored entries: the icons as the style draws them disabled.
+        for (const int side : {16, 24, 32, 48}) {
+            made.ignoredFolder.addPixmap(made.folder.pixmap(QSize(side, side), QIcon::Disabled));
+            made.ignoredFile.addPixmap(made.file.pixmap(QSize(side, side), QIcon::Disabled));
+        }
+        m_icons = made;
+    }
+    return *m_icons;
+}
+
 WorkspaceModel::WorkspaceModel(QObject *parent)
     : QAbstractItemModel(parent)
     , m_watcher(new QFileSystemWatcher(this))
 {
-    QFileIconProvider icons;
-    m_folderIcon = icons.icon(QAbstractFileIconProvider::Folder);
-    m_fileIcon = icons.icon(QAbstractFileIconProvider::File);
-    // Ignored entries: the icons as the style draws them disabled.
-    for (const auto &[normal, dimmed] : {std::pair{&m_folderIcon, &m_ignoredFolderIcon},
-                                         std::pair{&m_fileIcon, &m_ignoredFileIcon}}) {
-        for (const int side : {16, 24, 32, 48})
-            dimmed->addPixmap(normal->pixmap(QSize(side, side), QIcon::Disabled));
-    }
     m_applyTimer.setSingleShot(true);
     m_applyTimer.setInterval(0);
     connect(&m_applyTimer, &QTimer::timeout, this, &WorkspaceModel::applyReady);
@@ -514,8 +522,8 @@ QVariant WorkspaceModel::data(const QModelIndex &index, int role) const
         if (index.column() != NameColumn)
             return {};
         if (node->ignored)
-            return node->isDir ? m_ignoredFolderIcon : m_ignoredFileIcon;
-        return node->isDir ? m_folderIcon : m_fileIcon;
+            return node->isDir ? icons().ignoredFolder : icons().ignoredFile;
+        return node->isDir ? icons().folder : icons().file;
     case Qt::FontRole:
         return marked && index.column() == NameColumn ? m_marks.font(path) : QVariant();
     case Qt::ForegroundRole:

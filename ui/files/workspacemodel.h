@@ -13,6 +13,7 @@
 
 #include <deque>
 #include <memory>
+#include <optional>
 
 class QFileSystemWatcher;
 
@@ -117,10 +118,17 @@ private:
     QTimer m_refreshTimer;
     QSet<QString> m_refreshQueue; // relative folders
     TreeMarks m_marks;
-    QIcon m_folderIcon;
-    QIcon m_fileIcon;
-    QIcon m_ignoredFolderIcon;
-    QIcon m_ignoredFileIcon;
+    struct Icons
+    {
+        QIcon folder;
+        QIcon file;
+        QIcon ignoredFolder;
+        QIcon ignoredFile;
+    };
+    // Made when the first entry is shown: the style's icons load the image plugins, which the
+    // window's first frame (an empty folder, as often as not) does not need.
+    const Icons &icons() const;
+    mutable std::optional<Icons> m_icons;
 };
 
 } // namespace Sandcastle

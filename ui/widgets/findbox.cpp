@@ -1,4 +1,5 @@
 #include "findbox.h"
+#include "clearbutton.h"
 
 #include <QAbstractScrollArea>
 #include <QEvent>
@@ -13,7 +14,7 @@ FindBox::FindBox(QAbstractScrollArea *area, Finder find)
     , m_find(std::move(find))
 {
     setPlaceholderText(tr("Find (Enter: next, Shift+Enter: previous)"));
-    setClearButtonEnabled(true);
+    enableClearButtonWhenTyped(this);
     hide();
     area->installEventFilter(this);
     connect(this, &QLineEdit::returnPressed, this, [this] {
