@@ -1,6 +1,7 @@
 #include <app/agent/agent.h>
 #include <app/controller/conversationcontroller.h>
 #include <app/llm/modelerror.h>
+#include <app/project/projectenvironment.h>
 #include <app/store/conversationstore.h>
 #include <sandbox/sandboxsession.h>
 #include <support/fakeengine.h>
@@ -50,6 +51,29 @@ private Q_SLOTS:
     }
 
     void cleanup() { qunsetenv("FAKE_DOCKER_SLOW"); }
+
+    void theWindowsEnvironmentLookUpWaitsForTheWarmUp()
+    {
+        // The window's controller looks up the project's image (a `docker image inspect`)
+        // only once warmUp() says the first frame is up; the command line's at once.
+        FakeOpenAiServer server;
+        QVERIFY(server.listen());
+        ConversationController now(settingsFor(server));
+        QSignalSpy nowLooked(now.environment(), &ProjectEnvironment::imageChanged);
+        QVERIFY(nowLooked.wait(10000));
+
+        ConversationController window(
+            settingsFor(server), nullptr, ConversationController::LookUps::WhenWarmedUp);
+        QSignalSpy looked(window.environment(), &ProjectEnvironment::imageChanged);
+        QVERIFY(!looked.wait(1000));
+        window.environment()->refresh(); // a turn's refresh is held too, not lost
+        QVERIFY(!looked.wait(300));
+        window.warmUp();
+        QVERIFY(looked.wait(10000));
+        QCOMPARE(looked.first().at(0).toString(), window.settings().image);
+        window.shutDown(ConversationController::ShutDownMode::Wait);
+        now.shutDown(ConversationController::ShutDownMode::Wait);
+    }
 
     void aNewConversationIsSavedAtItsFirstPromptTitledFromIt()
     {

@@ -33,7 +33,9 @@ namespace {
 const QString kLastConversationKey = QStringLiteral("conversations/last");
 } // namespace
 
-ConversationController::ConversationController(const AppSettings &settings, QObject *parent)
+ConversationController::ConversationController(const AppSettings &settings,
+                                               QObject *parent,
+                                               LookUps lookUps)
     : QObject(parent)
     , m_settings(settings)
     , m_store(std::make_unique<ConversationStore>())
@@ -46,6 +48,7 @@ ConversationController::ConversationController(const AppSettings &settings, QObj
     m_workspace = m_settings.workspaceFor(m_conversationId);
     m_workspaceLock = ConversationRemoval::lockWorkspace(m_settings.dataDir, m_conversationId);
     m_environment = new ProjectEnvironment(this);
+    m_environment->holdLookUps(lookUps == LookUps::WhenWarmedUp);
     m_mcp = new McpHub(QDir(m_settings.dataDir).filePath(QStringLiteral("mcp.json")), this);
     m_checkpoints = new CheckpointQueue(this);
     m_checkpoints->setTarget(m_settings.dataDir, m_workspace, m_conversationId);
@@ -496,6 +499,7 @@ void ConversationController::stopCode()
 
 void ConversationController::warmUp()
 {
+    m_environment->holdLookUps(false);
     if (!m_session->config().fresh)
         m_session->start();
 }

@@ -45,7 +45,12 @@ public:
     enum class Refusal { None, Busy, StoreFailed };
     Q_ENUM(Refusal)
 
-    explicit ConversationController(const AppSettings &settings, QObject *parent = nullptr);
+    // Now: the project environment is looked up at once. WhenWarmedUp (the window): not before
+    // warmUp(), which the window calls once its first frame is painted.
+    enum class LookUps { Now, WhenWarmedUp };
+    explicit ConversationController(const AppSettings &settings,
+                                    QObject *parent = nullptr,
+                                    LookUps lookUps = LookUps::Now);
     ~ConversationController() override;
 
     ConversationStore *store() const { return m_store.get(); }
@@ -121,7 +126,8 @@ public:
     void restoreCheckpoint(const Sandcastle::Checkpoint &step, bool before);
     // Only the running code: the agent is told and goes on.
     void stopCode();
-    // Starts the sandbox ahead of the first run, unless every run gets a fresh container.
+    // Starts the sandbox ahead of the first run, unless every run gets a fresh container, and
+    // lets the environment's look-ups go (LookUps::WhenWarmedUp).
     void warmUp();
     // The window's reserve sandbox: a new conversation in a workspace of its own adopts it
     // (and asks for the next). Null (the command line): every conversation starts its own.

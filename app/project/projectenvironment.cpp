@@ -84,8 +84,19 @@ void ProjectEnvironment::setSettings(const AppSettings &settings)
         m_image = settings.image;
 }
 
+void ProjectEnvironment::holdLookUps(bool hold)
+{
+    m_held = hold;
+    if (!hold && std::exchange(m_refreshAsked, false))
+        refresh();
+}
+
 void ProjectEnvironment::refresh()
 {
+    if (m_held) {
+        m_refreshAsked = true;
+        return;
+    }
     if (m_workspace.isEmpty() || m_state == State::Building || m_state == State::AwaitingApproval)
         return;
     const Result<EnvironmentSpec> spec = EnvironmentSpec::read(m_workspace);

@@ -54,6 +54,10 @@ public:
     void setCanAsk(bool canAsk) { m_canAsk = canAsk; }
     // The files may have changed: read them again.
     void refresh();
+    // While held, refresh() only remembers that it was asked (the window holds the first
+    // look-up, a `docker image inspect`, until its first frame is painted: the engine's CLI
+    // takes the CPU the frame needs). Let go, a remembered refresh() runs.
+    void holdLookUps(bool hold);
     void approve();
     void decline();
     void cancelBuild();
@@ -121,6 +125,8 @@ private:
     InstallDone m_installDone;
     quint64 m_generation = 0; // a lookup of an older target is ignored
     bool m_canAsk = false;
+    bool m_held = false;
+    bool m_refreshAsked = false; // while held
 };
 
 } // namespace Sandcastle
