@@ -1032,15 +1032,20 @@ private Q_SLOTS:
             }
         } painted;
         window.installEventFilter(&painted);
+        QStringList order;
         FirstPaintHook::after(&window, [&] {
             ran = true;
             paintedBefore = painted.seen;
+            order << QStringLiteral("first");
         });
+        FirstPaintHook::after(&window, [&] { order << QStringLiteral("second"); });
         QCoreApplication::processEvents(); // nothing painted: nothing run
         QVERIFY(!ran);
         window.show();
         QTRY_VERIFY_WITH_TIMEOUT(ran, 5000);
         QVERIFY(paintedBefore);
+        // In the order asked for (the first-paint report before the window's start-up work).
+        QTRY_COMPARE(order, QStringList({QStringLiteral("first"), QStringLiteral("second")}));
 
         // Nothing shown: it runs all the same, after the fallback.
         window.hide();

@@ -65,9 +65,14 @@ static void initUiResources()
 
 namespace Sandcastle {
 
+namespace {
+constexpr int kSweepDelayMs = 3000; // after the first frame
+} // namespace
+
 MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     : QMainWindow(parent)
-    , m_controller(new ConversationController(settings, this))
+    , m_controller(
+          new ConversationController(settings, this, ConversationController::LookUps::WhenWarmedUp))
     , m_chat(new ChatPane(this))
     , m_editorPane(new EditorPane(this))
     , m_editor(m_editorPane->editor())
@@ -110,8 +115,11 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     FirstPaintHook::after(m_controller, [this] {
         m_controller->warmUp();
         checkImage();
-        m_controller->sweepLeftoverWorkspaces();
         m_spare->replenish(); // after this conversation's own sandbox has had its start
+        // Housekeeping (the empty folders and volumes of conversations gone) waits until the
+        // window has settled: with a thousand conversations it takes a few milliseconds.
+        QTimer::singleShot(
+            kSweepDelayMs, m_controller, [this] { m_controller->sweepLeftoverWorkspaces(); });
     });
 }
 
