@@ -20,6 +20,33 @@
 
 namespace {
 
+// Whether the engine still runs (or removes) sandboxes of the application: each launch starts
+// a sandbox and a warm spare once its first frame is up, and removes them when it quits; the
+// next launch is timed only once the engine has finished with them (else the engine's
+// processes take one of the two cores from the window that is being timed).
+bool sandboxesLeft()
+{
+    QProcess ps;
+    ps.start(qEnvironmentVariable("SANDCASTLE_ENGINE", QStringLiteral("docker")),
+             {QStringLiteral("ps"),
+              QStringLiteral("--all"),
+              QStringLiteral("--quiet"),
+              QStringLiteral("--filter"),
+              QStringLiteral("label=app=sandcastle")});
+    if (!ps.waitForFinished(10000) || ps.exitCode() != 0)
+        return false; // no engine: nothing of it to wait for
+    return !ps.readAllStandardOutput().trimmed().isEmpty();
+}
+
+void waitForQuietEngine()
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (sandboxesLeft() && clock.elapsed() < 20000)
+        QThread::msleep(100);
+    QThread::msleep(200); // the daemon's own clean-up after the last removal
+}
+
 // Milliseconds from start to "first-paint"; the resident memory after `idleMs` more.
 // `dataDir` empty: a new empty data folder.
 bool launch(const QString &program,
@@ -58,6 +85,7 @@ bool launch(const QString &program,
         process.kill();
         process.waitForFinished(5000);
     }
+    waitForQuietEngine();
     return true;
 }
 
