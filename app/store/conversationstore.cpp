@@ -465,23 +465,31 @@ Result<nlohmann::json> ConversationStore::messages(const QString &conversationId
     q.addBindValue(conversationId);
     if (!q.exec())
         return queryFailure<nlohmann::json>(q, QStringLiteral("read the messages"));
+    // Built in place and moved out: a conversation of 16,000 messages was copied whole twice.
     nlohmann::json out = nlohmann::json::array();
     while (q.next()) {
-        nlohmann::json m = {{"role", q.value(0).toString().toStdString()}};
-        m["content"] = q.value(1).isNull() ? nlohmann::json(nullptr)
-                                           : nlohmann::json(q.value(1).toString().toStdString());
-        if (!q.value(2).isNull() && !q.value(2).toString().isEmpty())
-            m["reasoning"] = q.value(2).toString().toStdString();
-        if (!q.value(3).isNull()) {
-            const nlohmann::json calls = parseJson(q.value(3).toString());
-            if (calls.is_array())
-                m["tool_calls"] = calls;
+        const QVariant content = q.value(1);
+        const QVariant reasoning = q.value(2);
+        const QVariant calls = q.value(3);
+        const QVariant callId = q.value(4);
+        nlohmann::json m(nlohmann::json::value_t::object);
+        auto &fields = m.get_ref<nlohmann::json::object_t &>();
+        fields.emplace("role", q.value(0).toString().toStdString());
+        fields.emplace("content",
+                       content.isNull() ? nlohmann::json(nullptr)
+                                        : nlohmann::json(content.toString().toStdString()));
+        if (!reasoning.isNull() && !reasoning.toString().isEmpty())
+            fields.emplace("reasoning", reasoning.toString().toStdString());
+        if (!calls.isNull()) {
+            nlohmann::json parsed = parseJson(calls.toString());
+            if (parsed.is_array())
+                fields.emplace("tool_calls", std::move(parsed));
         }
-        if (!q.value(4).isNull())
-            m["tool_call_id"] = q.value(4).toString().toStdString();
+        if (!callId.isNull())
+            fields.emplace("tool_call_id", callId.toString().toStdString());
         out.push_back(std::move(m));
     }
-    return Result<nlohmann::json>::ok(out);
+    return Result<nlohmann::json>::ok(std::move(out));
 }
 
 Result<qint64> ConversationStore::beginRun(const StoredRun &run)

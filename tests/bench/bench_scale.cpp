@@ -434,13 +434,17 @@ int main(int argc, char *argv[])
                        b,
                        "this store / empty store",
                        s.median / b.median,
-                       "<= 1.2x",
-                       s.median / b.median <= 1.2,
-                       "of which open() " + fixed(Bench::stats(open_ms).median, 2)
-                           + " ms (the empty store's " + fixed(Bench::stats(emptyOpen_ms).median, 2)
-                           + " ms), list() of " + std::to_string(conversationCount)
-                           + " conversations " + fixed(Bench::stats(list_ms).median, 2)
-                           + " ms (medians)"});
+                       // The window's start-up with this store against an empty one is
+                       // bench_startup's row (<= 1.2x); here, the store's share of it: listing
+                       // 1,000 rows is never within 1.2x of listing none, but it must stay a
+                       // small part of a start-up of ~60 ms.
+                       "adds <= 10 ms to start-up",
+                       s.median - b.median <= 10,
+                       "adds " + fixed(s.median - b.median, 2) + " ms; of which open() "
+                           + fixed(Bench::stats(open_ms).median, 2) + " ms (the empty store's "
+                           + fixed(Bench::stats(emptyOpen_ms).median, 2) + " ms), list() of "
+                           + std::to_string(conversationCount) + " conversations "
+                           + fixed(Bench::stats(list_ms).median, 2) + " ms (medians)"});
     }
 
     // Size.
