@@ -198,9 +198,9 @@ private Q_SLOTS:
             QVERIFY2(shown.startsWith(QStringLiteral("Not shown")), qPrintable(shown));
             QVERIFY(!shown.contains(QStringLiteral("root:")));
             QVERIFY(!shown.contains(QStringLiteral("HOST SECRET")));
-            QVERIFY(!pane.findChild<CodeEditor *>(QStringLiteral("previewText"))
-                         ->text()
-                         .contains(QStringLiteral("root:")));
+            // The text page is made when a text is first shown: none, or not this one.
+            const auto *text = pane.findChild<CodeEditor *>(QStringLiteral("previewText"));
+            QVERIFY(!text || !text->text().contains(QStringLiteral("root:")));
         }
     }
 

@@ -59,11 +59,6 @@ FilesPane::FilesPane(QWidget *parent)
     , m_view(new QTreeView(this))
     , m_stack(new QStackedWidget(this))
     , m_message(new QLabel(m_stack))
-    , m_imageArea(new QScrollArea(m_stack))
-    , m_image(new QLabel(m_imageArea))
-    , m_table(new QTableView(m_stack))
-    , m_tableModel(new QStandardItemModel(this))
-    , m_text(new CodeEditor(m_stack))
     , m_note(new QLabel(this))
 {
     setUpTree();
@@ -72,24 +67,11 @@ FilesPane::FilesPane(QWidget *parent)
     m_message->setWordWrap(true);
     m_message->setAlignment(Qt::AlignCenter);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_image->setObjectName(QStringLiteral("previewImage"));
-    m_image->setAlignment(Qt::AlignCenter);
-    m_imageArea->setWidget(m_image);
-    m_imageArea->setWidgetResizable(true);
-    m_imageArea->setAlignment(Qt::AlignCenter);
-    m_table->setObjectName(QStringLiteral("previewTable"));
-    m_table->setModel(m_tableModel);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_text->setObjectName(QStringLiteral("previewText"));
-    m_text->setReadOnly(true);
     m_note->setObjectName(QStringLiteral("previewNote"));
     m_note->setWordWrap(true);
     m_note->hide();
     m_stack->installEventFilter(this);
     m_stack->addWidget(m_message);
-    m_stack->addWidget(m_imageArea);
-    m_stack->addWidget(m_table);
-    m_stack->addWidget(m_text);
 
     auto *previewArea = new QWidget(this);
     auto *previewLayout = new QVBoxLayout(previewArea);
@@ -322,27 +304,28 @@ void FilesPane::showPreview(const FilePreview &preview)
     switch (preview.kind) {
     case FilePreview::Kind::Image: {
         m_shownImage = preview.image;
-        m_stack->setCurrentWidget(m_imageArea);
+        m_stack->setCurrentWidget(imagePage());
         fitImage();
         m_image->setToolTip(
             tr("%1 × %2 pixels").arg(preview.image.width()).arg(preview.image.height()));
         break;
     }
     case FilePreview::Kind::Table: {
-        m_tableModel->clear();
-        m_tableModel->setHorizontalHeaderLabels(preview.header);
+        auto *model = static_cast<QStandardItemModel *>(tablePage()->model());
+        model->clear();
+        model->setHorizontalHeaderLabels(preview.header);
         for (const QStringList &row : preview.rows) {
             QList<QStandardItem *> items;
             items.reserve(row.size());
             for (const QString &field : row)
                 items << new QStandardItem(field);
-            m_tableModel->appendRow(items);
+            model->appendRow(items);
         }
         m_stack->setCurrentWidget(m_table);
         break;
     }
     case FilePreview::Kind::Text:
-        m_text->setLanguage(preview.language);
+        textPage()->setLanguage(preview.language);
         m_text->setText(preview.text);
         m_stack->setCurrentWidget(m_text);
         break;
@@ -355,6 +338,44 @@ void FilesPane::showPreview(const FilePreview &preview)
     m_note->setText(note ? preview.message : QString());
     m_note->setVisible(note);
     Q_EMIT previewShown(m_previewed, preview.kind);
+}
+
+QScrollArea *FilesPane::imagePage()
+{
+    if (!m_imageArea) {
+        m_imageArea = new QScrollArea(m_stack);
+        m_image = new QLabel(m_imageArea);
+        m_image->setObjectName(QStringLiteral("previewImage"));
+        m_image->setAlignment(Qt::AlignCenter);
+        m_imageArea->setWidget(m_image);
+        m_imageArea->setWidgetResizable(true);
+        m_imageArea->setAlignment(Qt::AlignCenter);
+        m_stack->addWidget(m_imageArea);
+    }
+    return m_imageArea;
+}
+
+QTableView *FilesPane::tablePage()
+{
+    if (!m_table) {
+        m_table = new QTableView(m_stack);
+        m_table->setObjectName(QStringLiteral("previewTable"));
+        m_table->setModel(new QStandardItemModel(m_table));
+        m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        m_stack->addWidget(m_table);
+    }
+    return m_table;
+}
+
+CodeEditor *FilesPane::textPage()
+{
+    if (!m_text) {
+        m_text = new CodeEditor(m_stack);
+        m_text->setObjectName(QStringLiteral("previewText"));
+        m_text->setReadOnly(true);
+        m_stack->addWidget(m_text);
+    }
+    return m_text;
 }
 
 void FilesPane::fitImage()
@@ -396,7 +417,7 @@ bool FilesPane::eventFilter(QObject *watched, QEvent *event)
     }
     // The preview area changes size with the window and with the splitter above it.
     if (watched == m_stack && event->type() == QEvent::Resize
-        && m_stack->currentWidget() == m_imageArea)
+        && m_imageArea && m_stack->currentWidget() == m_imageArea)
         fitImage();
     return QWidget::eventFilter(watched, event);
 }

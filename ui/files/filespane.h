@@ -80,6 +80,11 @@ protected:
 
 private:
     void showPreview(const FilePreview &preview);
+    // The image, table and text pages of the preview are made when first shown (the text page
+    // is a second Scintilla editor: not made at start-up for a preview that may never come).
+    QScrollArea *imagePage();
+    QTableView *tablePage();
+    CodeEditor *textPage();
     void fitImage();
     void showMenu(const QPoint &position);
     QString relativeOf(const QModelIndex &index) const;
@@ -108,7 +113,6 @@ private:
     QLabel *m_image = nullptr;
     QImage m_shownImage;
     QTableView *m_table = nullptr;
-    QStandardItemModel *m_tableModel = nullptr;
     CodeEditor *m_text = nullptr;
     QLabel *m_note = nullptr;
     QFutureWatcher<FilePreview> m_loader;
