@@ -416,8 +416,8 @@ bool FilesPane::eventFilter(QObject *watched, QEvent *event)
         return true;
     }
     // The preview area changes size with the window and with the splitter above it.
-    if (watched == m_stack && event->type() == QEvent::Resize
-        && m_imageArea && m_stack->currentWidget() == m_imageArea)
+    if (watched == m_stack && event->type() == QEvent::Resize && m_imageArea
+        && m_stack->currentWidget() == m_imageArea)
         fitImage();
     return QWidget::eventFilter(watched, event);
 }
