@@ -321,14 +321,16 @@ void FilesPane::showPreview(const FilePreview &preview)
                 items << new QStandardItem(field);
             model->appendRow(items);
         }
-        m_stack->setCurrentWidget(m_table);
+        m_stack->setCurrentWidget(tablePage());
         break;
     }
-    case FilePreview::Kind::Text:
-        textPage()->setLanguage(preview.language);
-        m_text->setText(preview.text);
-        m_stack->setCurrentWidget(m_text);
+    case FilePreview::Kind::Text: {
+        CodeEditor *text = textPage();
+        text->setLanguage(preview.language);
+        text->setText(preview.text);
+        m_stack->setCurrentWidget(text);
         break;
+    }
     case FilePreview::Kind::Message:
         m_message->setText(preview.message);
         m_stack->setCurrentWidget(m_message);
@@ -416,7 +418,7 @@ bool FilesPane::eventFilter(QObject *watched, QEvent *event)
         return true;
     }
     // The preview area changes size with the window and with the splitter above it.
-    if (watched == m_stack && event->type() == QEvent::Resize && m_imageArea
+    if (watched == m_stack && event->type() == QEvent::Resize
         && m_stack->currentWidget() == m_imageArea)
         fitImage();
     return QWidget::eventFilter(watched, event);
