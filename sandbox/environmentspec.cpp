@@ -90,6 +90,17 @@ QString requirementPart(const QString &text)
     return args.join(QLatin1Char(' ')).trimmed();
 }
 
+// pip's reading of a requirement that is not a URL: environment markers follow the first ';', and
+// extras in brackets end what comes before it. What is left is the name, or the path that goes
+// into the build ("./pkg[cli]; python_version > '3.8'" installs the folder ./pkg).
+QString namePart(const QString &requirement)
+{
+    const QString name = requirement.section(QLatin1Char(';'), 0, 0).trimmed();
+    static const QRegularExpression extras(QStringLiteral("^(.+)(\\[[^\\]]+\\])$"));
+    const QRegularExpressionMatch match = extras.match(name);
+    return match.hasMatch() ? match.captured(1).trimmed() : name;
+}
+
 // The distribution name at the start of a PEP 508 requirement, or of a wheel's or sdist's file
 // name.
 QString distributionName(const QString &requirement)
@@ -139,77 +150,24 @@ QString optionConcern(const QString &name)
     return {};
 }
 
-bool isInside(const QString &workspace, const QString &absolute)
+// A line of options that is not a harmless one: what it does, and whether a person may allow it.
+EnvironmentSpec::Concern optionLineConcern(int number, const QString &text)
 {
-    const QString root = QFileInfo(workspace).canonicalFilePath();
-    QFileInfo info(absolute);
-    // A path that does not exist yet is judged by its cleaned form; one that exists by where
-    // its links lead.
-    const QString resolved = info.exists() ? info.canonicalFilePath() : QDir::cleanPath(absolute);
-    return !root.isEmpty() && (resolved == root || resolved.startsWith(root + QLatin1Char('/')));
+    static const QRegularExpression optionName(QStringLiteral("^(-[^\\s=]+)"));
+    const QString name = optionName.match(text).captured(1);
+    QString concern = optionConcern(name);
+    const bool confirmable = !concern.isEmpty();
+    if (concern.isEmpty() && isHarmlessOptionLine(name))
+        concern = QStringLiteral("holds more than one option: write one per line");
+    else if (concern.isEmpty())
+        concern = QStringLiteral("is not a pip option Sandcastle accepts");
+    return {kRequirements, number, text, concern, confirmable};
 }
 
-} // namespace
-
-EnvironmentSpec EnvironmentSpec::parse(const QByteArray &requirements,
-                                       const QByteArray &apt,
-                                       const QString &workspace)
+// apt.txt: Debian package names (optionally "=version"), any number on a line, '#' comments.
+void readApt(EnvironmentSpec &spec)
 {
-    EnvironmentSpec spec;
-    spec.requirements = requirements;
-    spec.apt = apt;
-
-    for (const LogicalLine &line : logicalLines(requirements)) {
-        const QString &text = line.text;
-        if (text.startsWith(QLatin1Char('-'))) {
-            static const QRegularExpression optionName(QStringLiteral("^(-[^\\s=]+)"));
-            if (isHarmlessOptionLine(text))
-                continue;
-            const QString name = optionName.match(text).captured(1);
-            QString concern = optionConcern(name);
-            const bool confirmable = !concern.isEmpty();
-            if (concern.isEmpty() && isHarmlessOptionLine(name))
-                concern = QStringLiteral("holds more than one option: write one per line");
-            else if (concern.isEmpty())
-                concern = QStringLiteral("is not a pip option Sandcastle accepts");
-            spec.concerns.append({kRequirements, line.number, text, concern, confirmable});
-            continue;
-        }
-        // "name==1.0 --hash=sha256:…": the per-requirement options stay with it.
-        const QString requirement = requirementPart(text);
-        static const QRegularExpression hashesOnly(
-            QStringLiteral("^(\\s*--hash(=|\\s+)[A-Za-z0-9]+:[A-Za-z0-9]+)*\\s*$"));
-        if (!hashesOnly.match(text.mid(requirement.size())).hasMatch()) {
-            spec.concerns.append({kRequirements,
-                                  line.number,
-                                  text,
-                                  QStringLiteral("only --hash may follow a requirement"),
-                                  false});
-            continue;
-        }
-        if (isUrl(requirement)) {
-            spec.concerns.append(
-                {kRequirements, line.number, text, QStringLiteral("downloads from a URL"), true});
-        } else if (looksLikePath(requirement)) {
-            QString path = requirement;
-            if (path.startsWith(QLatin1Char('~')))
-                path.replace(0, 1, QDir::homePath());
-            const QString absolute = QDir::cleanPath(QDir(workspace).absoluteFilePath(path));
-            const bool inside = isInside(workspace, absolute);
-            spec.localPaths.append({line.number, requirement, absolute, inside});
-            if (!inside)
-                spec.concerns.append({kRequirements,
-                                      line.number,
-                                      text,
-                                      QStringLiteral("names a path outside the project folder"),
-                                      true});
-        }
-        const QString name = distributionName(requirement);
-        if (!name.isEmpty() && !isUrl(requirement))
-            spec.pipNames.append(name);
-    }
-
-    const QStringList aptLines = QString::fromUtf8(apt).split(QLatin1Char('\n'));
+    const QStringList aptLines = QString::fromUtf8(spec.apt).split(QLatin1Char('\n'));
     for (int i = 0; i < aptLines.size(); ++i) {
         QString line = aptLines.at(i);
         const qsizetype hash = line.indexOf(QLatin1Char('#'));
@@ -233,6 +191,74 @@ EnvironmentSpec EnvironmentSpec::parse(const QByteArray &requirements,
             }
         }
     }
+}
+
+bool isInside(const QString &workspace, const QString &absolute)
+{
+    const QString root = QFileInfo(workspace).canonicalFilePath();
+    QFileInfo info(absolute);
+    // A path that does not exist yet is judged by its cleaned form; one that exists by where
+    // its links lead.
+    const QString resolved = info.exists() ? info.canonicalFilePath() : QDir::cleanPath(absolute);
+    return !root.isEmpty() && (resolved == root || resolved.startsWith(root + QLatin1Char('/')));
+}
+
+} // namespace
+
+EnvironmentSpec EnvironmentSpec::parse(const QByteArray &requirements,
+                                       const QByteArray &apt,
+                                       const QString &workspace)
+{
+    EnvironmentSpec spec;
+    spec.requirements = requirements;
+    spec.apt = apt;
+
+    for (const LogicalLine &line : logicalLines(requirements)) {
+        const QString &text = line.text;
+        if (text.startsWith(QLatin1Char('-'))) {
+            if (!isHarmlessOptionLine(text))
+                spec.concerns.append(optionLineConcern(line.number, text));
+            continue;
+        }
+        // "name==1.0 --hash=sha256:…": the per-requirement options stay with it.
+        const QString requirement = requirementPart(text);
+        static const QRegularExpression hashesOnly(
+            QStringLiteral("^(\\s*--hash(=|\\s+)[A-Za-z0-9]+:[A-Za-z0-9]+)*\\s*$"));
+        const QString name = namePart(requirement);
+        const bool onlyHashesFollow = hashesOnly.match(text.mid(requirement.size())).hasMatch();
+        if (!onlyHashesFollow || name.isEmpty()) {
+            spec.concerns.append({kRequirements,
+                                  line.number,
+                                  text,
+                                  onlyHashesFollow
+                                      ? QStringLiteral("names no package and no path")
+                                      : QStringLiteral("only --hash may follow a requirement"),
+                                  false});
+            continue;
+        }
+        if (isUrl(requirement)) {
+            spec.concerns.append(
+                {kRequirements, line.number, text, QStringLiteral("downloads from a URL"), true});
+        } else if (looksLikePath(name)) {
+            QString path = name;
+            if (path.startsWith(QLatin1Char('~')))
+                path.replace(0, 1, QDir::homePath());
+            const QString absolute = QDir::cleanPath(QDir(workspace).absoluteFilePath(path));
+            const bool inside = isInside(workspace, absolute);
+            spec.localPaths.append({line.number, name, absolute, inside});
+            if (!inside)
+                spec.concerns.append({kRequirements,
+                                      line.number,
+                                      text,
+                                      QStringLiteral("names a path outside the project folder"),
+                                      true});
+        }
+        const QString distribution = distributionName(name);
+        if (!distribution.isEmpty() && !isUrl(requirement))
+            spec.pipNames.append(distribution);
+    }
+
+    readApt(spec);
     return spec;
 }
 
@@ -298,10 +324,12 @@ QByteArray EnvironmentSpec::rewrittenRequirements() const
     for (const LogicalLine &line : logicalLines(requirements)) {
         QString text = line.text;
         for (int i = 0; i < localPaths.size(); ++i) {
-            if (localPaths.at(i).line == line.number) {
-                text.replace(localPaths.at(i).written,
-                             QStringLiteral("./") + localTarget(i, localPaths.at(i).absolute));
-            }
+            // The path starts the line; its extras, markers and hashes stay as written (a second
+            // copy of the path among them is not the path).
+            const LocalPath &path = localPaths.at(i);
+            if (path.line == line.number && text.startsWith(path.written))
+                text.replace(
+                    0, path.written.size(), QStringLiteral("./") + localTarget(i, path.absolute));
         }
         out += text.toUtf8() + '\n';
     }

@@ -34,7 +34,7 @@ struct EnvironmentSpec
     struct LocalPath
     {
         int line = 0;
-        QString written;  // as in the file ("./pkg", "dist/tool-1.0-py3-none-any.whl")
+        QString written;  // as in the file, without extras or markers ("./pkg", "dist/x.whl")
         QString absolute; // resolved against the workspace
         bool inside = true;
     };

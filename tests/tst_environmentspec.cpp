@@ -190,6 +190,42 @@ private slots:
                  QStringLiteral("./local/0-tool-1.0-py3-none-any.whl\n./local/1-pkg\nnumpy\n"));
     }
 
+    // pip reads "./pkg[cli]; python_version > '3'" as the folder ./pkg with an extra and a
+    // marker: only the folder is copied, and the line keeps the rest.
+    void extrasAndMarkersStayOutOfALocalPath()
+    {
+        QTemporaryDir workspace;
+        QVERIFY(writeFile(workspace.filePath(QStringLiteral("pkg/setup.py")), "x"));
+        const EnvironmentSpec spec
+            = EnvironmentSpec::parse("./pkg[cli] ; python_version > '3' --hash=sha256:abc\n"
+                                     "numpy; platform_machine == 'x86/64'\n",
+                                     {},
+                                     workspace.path());
+        QVERIFY2(spec.concerns.isEmpty(), qPrintable(spec.describeConcerns().join(u'\n')));
+        QCOMPARE(spec.localPaths.size(), 1);
+        QCOMPARE(spec.localPaths.first().written, QStringLiteral("./pkg"));
+        QCOMPARE(spec.localPaths.first().absolute,
+                 QDir::cleanPath(workspace.filePath(QStringLiteral("pkg"))));
+        QCOMPARE(spec.pipNames, (QStringList{QStringLiteral("pkg"), QStringLiteral("numpy")}));
+        QCOMPARE(QString::fromUtf8(spec.rewrittenRequirements()),
+                 QStringLiteral("./local/0-pkg[cli] ; python_version > '3' --hash=sha256:abc\n"
+                                "numpy; platform_machine == 'x86/64'\n"));
+    }
+
+    // Found by fuzz_environmentspec: a path after the ';' was taken whole, so its file name, with
+    // an '@', moved before the ';' in the rewritten line, where pip reads a URL.
+    void aLineWithNothingBeforeTheMarkersIsRefused()
+    {
+        QTemporaryDir workspace;
+        const EnvironmentSpec spec
+            = EnvironmentSpec::parse(";/g--@x\n./a;b/c@d\n", {}, workspace.path());
+        QCOMPARE(spec.concerns.size(), 1);
+        QCOMPARE(spec.concerns.first().line, 1);
+        QVERIFY(!spec.concerns.first().confirmable);
+        QCOMPARE(spec.localPaths.size(), 1);
+        QCOMPARE(spec.localPaths.first().written, QStringLiteral("./a"));
+    }
+
     void aLinkOutOfTheFolderIsOutside()
     {
         QTemporaryDir workspace;
