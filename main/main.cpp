@@ -2,6 +2,8 @@
 // QCoreApplication (no display needed); everything else opens the window.
 #include <app/appsettings.h>
 #include <app/projectfolder.h>
+#include <app/store/conversationstore.h>
+#include <app/store/storeschema.h>
 #include <cli/cli.h>
 #include <cli/windowarguments.h>
 #include <sandbox/blockingjobs.h>
@@ -114,6 +116,9 @@ int main(int argc, char *argv[])
     const Sandcastle::ContainerEngine engine(settings.engine, settings.engineContext);
     Sandcastle::FirstPaintHook::after(
         &app, [engine] { Sandcastle::blockingJobs()->start([engine] { engine.reapOrphans(); }); });
+    // A new (or old) store's schema is made on a worker thread while the window builds its panes.
+    Sandcastle::StoreSchema::prepareInBackground(
+        Sandcastle::ConversationStore::defaultPath(settings.dataDir));
     Sandcastle::MainWindow window(settings);
     if (!folder.isEmpty())
         window.openFolder(folder);

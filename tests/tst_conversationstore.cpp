@@ -1,5 +1,6 @@
 #include <app/store/conversationremoval.h>
 #include <app/store/conversationstore.h>
+#include <app/store/storeschema.h>
 #include <sandbox/containerengine.h>
 
 #include <QFile>
@@ -61,6 +62,16 @@ class TestConversationStore : public QObject
     QTemporaryDir m_dir;
     QString dbPath() const { return m_dir.filePath(QStringLiteral("store.sqlite3")); }
 
+    static void isWalAtTheCurrentSchema(const QString &path)
+    {
+        QVariant mode;
+        QVERIFY(rawSql(path, {QStringLiteral("PRAGMA journal_mode")}, &mode));
+        QCOMPARE(mode.toString(), QStringLiteral("wal"));
+        QVariant version;
+        QVERIFY(rawSql(path, {QStringLiteral("PRAGMA user_version")}, &version));
+        QCOMPARE(version.toInt(), ConversationStore::kSchemaVersion);
+    }
+
 private Q_SLOTS:
     void init()
     {
@@ -75,12 +86,7 @@ private Q_SLOTS:
         const Result<bool> opened = store.open(dbPath());
         QVERIFY2(opened, qPrintable(opened.error()));
         store.close();
-        QVariant mode;
-        QVERIFY(rawSql(dbPath(), {QStringLiteral("PRAGMA journal_mode")}, &mode));
-        QCOMPARE(mode.toString(), QStringLiteral("wal"));
-        QVariant version;
-        QVERIFY(rawSql(dbPath(), {QStringLiteral("PRAGMA user_version")}, &version));
-        QCOMPARE(version.toInt(), ConversationStore::kSchemaVersion);
+        isWalAtTheCurrentSchema(dbPath());
     }
 
     void createsListsRenamesAndDeletesConversations()
@@ -452,6 +458,51 @@ private Q_SLOTS:
         QVERIFY(!store.isOpen());
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll(), before);
+    }
+
+    // The window starts the schema's making on a worker thread (StoreSchema) before it opens
+    // the store: the open waits for it and finds the file ready.
+    void aStorePreparedInTheBackgroundOpensAtTheCurrentSchema()
+    {
+        QVERIFY(!StoreSchema::waitForPreparation(dbPath()));
+        StoreSchema::prepareInBackground(dbPath());
+        ConversationStore store;
+        const Result<bool> opened = store.open(dbPath());
+        QVERIFY2(opened, qPrintable(opened.error()));
+        QVERIFY(!StoreSchema::waitForPreparation(dbPath())); // the open waited for it
+        QVERIFY(store.create(QStringLiteral("a1"), QStringLiteral("One"), QString(), true));
+        store.close();
+        isWalAtTheCurrentSchema(dbPath());
+    }
+
+    // A preparation reports nothing and changes nothing it must not: a newer database and a file
+    // that is not one stay as they were, and the open after it says why it refuses them.
+    void aPreparationLeavesWhatItCannotUseUntouched()
+    {
+        QVERIFY(rawSql(dbPath(),
+                       {QStringLiteral("CREATE TABLE future (x)"),
+                        QStringLiteral("PRAGMA user_version = 99")}));
+        const QString garbagePath = m_dir.filePath(QStringLiteral("garbage.sqlite3"));
+        QFile garbage(garbagePath);
+        QVERIFY(garbage.open(QIODevice::WriteOnly));
+        garbage.write(QByteArray(8192, 'g'));
+        garbage.close();
+        for (const QString &path : {dbPath(), garbagePath}) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray before = file.readAll();
+            file.close();
+            StoreSchema::prepareInBackground(path);
+            QVERIFY(StoreSchema::waitForPreparation(path));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QCOMPARE(file.readAll(), before);
+            file.close();
+            QVERIFY(!QFile::exists(path + QStringLiteral("-wal")));
+            ConversationStore store;
+            const Result<bool> opened = store.open(path);
+            QVERIFY(!opened);
+            QVERIFY2(opened.error().contains(path), qPrintable(opened.error()));
+        }
     }
 
     void aFileThatIsNotADatabaseIsRefusedAndKept()

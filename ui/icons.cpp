@@ -3,19 +3,20 @@
 #include <QIconEngine>
 #include <QPainter>
 
+#include <functional>
 #include <optional>
 
 namespace Sandcastle {
 
 namespace {
 
-// Holds the file's path; the real icon (Qt's SVG engine) is made on the first question
-// that needs its pixels or sizes.
+// Holds how to make the icon; the real one (for a file, Qt's SVG engine) is made on the first
+// question that needs its pixels or sizes.
 class DeferredIconEngine : public QIconEngine
 {
 public:
-    explicit DeferredIconEngine(QString path)
-        : m_path(std::move(path))
+    explicit DeferredIconEngine(std::function<QIcon()> make)
+        : m_make(std::move(make))
     {}
 
     void paint(QPainter *painter, const QRect &rect, QIcon::Mode mode, QIcon::State state) override
@@ -42,26 +43,41 @@ public:
     }
     bool isNull() override { return icon().isNull(); }
     QString key() const override { return QStringLiteral("sandcastle-deferred"); }
-    QIconEngine *clone() const override { return new DeferredIconEngine(m_path); }
+    QIconEngine *clone() const override { return new DeferredIconEngine(m_make); }
 
 private:
     const QIcon &icon()
     {
         if (!m_icon)
-            m_icon = QIcon(m_path);
+            m_icon = m_make();
         return *m_icon;
     }
 
-    QString m_path;
+    std::function<QIcon()> m_make;
     std::optional<QIcon> m_icon;
 };
 
 } // namespace
 
+QIcon deferredIcon(std::function<QIcon()> make)
+{
+    return QIcon(new DeferredIconEngine(std::move(make)));
+}
+
 QIcon actionIcon(const char *name)
 {
-    return QIcon(new DeferredIconEngine(QStringLiteral(":/icons/actions/") + QLatin1String(name)
-                                        + QStringLiteral(".svg")));
+    const QString path
+        = QStringLiteral(":/icons/actions/") + QLatin1String(name) + QStringLiteral(".svg");
+    return deferredIcon([path] { return QIcon(path); });
+}
+
+QIcon tabCloseIcon()
+{
+    return deferredIcon([] {
+        QIcon icon(QStringLiteral(":/icons/actions/close.svg"));
+        icon.addFile(QStringLiteral(":/icons/actions/close-active.svg"), {}, QIcon::Active);
+        return icon;
+    });
 }
 
 } // namespace Sandcastle

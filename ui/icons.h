@@ -2,6 +2,8 @@
 
 #include <QIcon>
 
+#include <functional>
+
 namespace Sandcastle {
 
 // An action's icon: an SVG from resources/icons/actions (":/icons/actions/<name>.svg"),
@@ -10,5 +12,9 @@ namespace Sandcastle {
 // first frame does not show, and Qt's SVG engine reads and compresses the file at once
 // (2-3 ms of the window's start-up for its fifty icons).
 QIcon actionIcon(const char *name);
+// An icon made by `make` when it is first drawn or measured.
+QIcon deferredIcon(std::function<QIcon()> make);
+// A tab's close button: a grey cross, red under the pointer (QIcon::Active).
+QIcon tabCloseIcon();
 
 } // namespace Sandcastle

@@ -1,13 +1,13 @@
 #include "conversationstore.h"
 
 #include "messagewriter.h"
+#include "storeschema.h"
 #include "storesql.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <QScopeGuard>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -130,6 +130,8 @@ Result<bool> ConversationStore::open(const QString &path)
     close();
     m_path = path;
     m_interruptedOnOpen = 0;
+    // The window may have started this file's migrations on a worker thread: they end first.
+    StoreSchema::waitForPreparation(path);
     if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE")))
         return Result<bool>::failure(
             QStringLiteral("the Qt SQLite driver is missing (install libqt6sql6-sqlite)"));
@@ -146,36 +148,10 @@ Result<bool> ConversationStore::open(const QString &path)
             error = QStringLiteral("could not open %1: %2")
                         .arg(path, StoreSql::errorText(db.lastError()));
     }
-    // The version first: a newer database is not touched at all (not even switched to WAL).
     if (error.isEmpty()) {
-        const Result<int> version = schemaVersion();
-        if (!version)
-            error = version.error();
-        else if (version.value() > kSchemaVersion)
-            error
-                = QStringLiteral("%1 was written by a newer Sandcastle (schema %2; this one knows "
-                                 "up to %3); it was left untouched")
-                      .arg(path)
-                      .arg(version.value())
-                      .arg(kSchemaVersion);
-    }
-    // WAL: readers never block the writer, and a commit is one append. FULL: each commit is on
-    // disk (fsync) before it returns, so what was said to be saved survives a power cut too.
-    if (error.isEmpty()) {
-        QSqlQuery q(QSqlDatabase::database(m_connection, false));
-        for (const char *pragma :
-             {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON"}) {
-            if (!q.exec(QString::fromLatin1(pragma))) {
-                error = QStringLiteral("%1 is not a usable Sandcastle database: %2")
-                            .arg(path, StoreSql::errorText(q.lastError()));
-                break;
-            }
-        }
-    }
-    if (error.isEmpty()) {
-        const Result<bool> migrated = migrate();
-        if (!migrated)
-            error = migrated.error();
+        const Result<bool> upToDate = StoreSchema::bringUpToDate(m_connection, path);
+        if (!upToDate)
+            error = upToDate.error();
     }
     if (!error.isEmpty()) {
         close();
@@ -253,58 +229,6 @@ void ConversationStore::setWriteObserver(
 {
     if (m_writer)
         m_writer->setObserver(std::move(observer));
-}
-
-Result<int> ConversationStore::schemaVersion() const
-{
-    QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next())
-        return Result<int>::failure(QStringLiteral("%1 is not a usable Sandcastle database: %2")
-                                        .arg(m_path, StoreSql::errorText(q.lastError())));
-    return Result<int>::ok(q.value(0).toInt());
-}
-
-Result<bool> ConversationStore::migrate()
-{
-    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
-    QSqlQuery q(db);
-    const Result<int> current = schemaVersion();
-    if (!current)
-        return Result<bool>::failure(current.error());
-    int version = current.value();
-    if (version >= kSchemaVersion)
-        return Result<bool>::ok(true);
-    // The migrations' commits need not each wait for the disk (a new database's first start
-    // made ten fdatasync calls): WAL keeps every commit atomic at NORMAL, one lost to a power
-    // cut is run again at the next open (the version is raised in the same transaction), and
-    // the first commit at FULL afterwards puts them all on disk.
-    q.exec(QStringLiteral("PRAGMA synchronous=NORMAL"));
-    const auto restore = qScopeGuard([&q] { q.exec(QStringLiteral("PRAGMA synchronous=FULL")); });
-    while (version < kSchemaVersion) {
-        if (!db.transaction())
-            return Result<bool>::failure(QStringLiteral("could not start a migration: ")
-                                         + StoreSql::errorText(db.lastError()));
-        const QStringList steps = migration(version);
-        for (const QString &sql : steps) {
-            if (!q.exec(sql)) {
-                const QString error = StoreSql::errorText(q.lastError());
-                db.rollback();
-                return Result<bool>::failure(
-                    QStringLiteral("could not migrate %1 from schema %2: %3")
-                        .arg(m_path)
-                        .arg(version)
-                        .arg(error));
-            }
-        }
-        if (!q.exec(QStringLiteral("PRAGMA user_version = %1").arg(version + 1)) || !db.commit()) {
-            const QString error = StoreSql::errorText(q.lastError());
-            db.rollback();
-            return Result<bool>::failure(
-                QStringLiteral("could not migrate %1: %2").arg(m_path, error));
-        }
-        ++version;
-    }
-    return Result<bool>::ok(true);
 }
 
 int ConversationStore::markInterruptedRuns()

@@ -133,8 +133,6 @@ public:
     static constexpr int kOutputTailChars = StoredRun::OutputTailChars;
 
 private:
-    Result<bool> migrate();
-    Result<int> schemaVersion() const;
     int markInterruptedRuns();
     // Waits until the writer's queue is committed (what failed stays for flush() to report);
     // false when messages are still waiting to be saved.
