@@ -7,13 +7,29 @@
 namespace Sandcastle::ProcessReaper {
 
 namespace {
-// The parent of reaped processes: a child of the application object, so that whatever is
-// left is killed and waited for while the event loop machinery still exists.
+// The parent of reaped processes: a child of the application object. What is left when the
+// application goes (the event loop ended before a killed process's end was read) is waited for
+// here, briefly (each was sent SIGKILL), so that no process outlives the application unreaped
+// and QProcess has no reason to warn that it was destroyed while running.
+class Reaper : public QObject
+{
+public:
+    using QObject::QObject;
+    ~Reaper() override
+    {
+        for (QProcess *process : findChildren<QProcess *>(Qt::FindDirectChildrenOnly)) {
+            process->disconnect();
+            process->kill();
+            process->waitForFinished(2000);
+        }
+    }
+};
+
 QObject *reaper()
 {
     static QPointer<QObject> instance;
     if (!instance && QCoreApplication::instance()) {
-        instance = new QObject(QCoreApplication::instance());
+        instance = new Reaper(QCoreApplication::instance());
         instance->setObjectName(QStringLiteral("sandcastleProcessReaper"));
     }
     return instance;
