@@ -16,6 +16,7 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QSocketNotifier>
 #include <QThreadPool>
 
@@ -116,9 +117,11 @@ int main(int argc, char *argv[])
     const Sandcastle::ContainerEngine engine(settings.engine, settings.engineContext);
     Sandcastle::FirstPaintHook::after(
         &app, [engine] { Sandcastle::blockingJobs()->start([engine] { engine.reapOrphans(); }); });
-    // A new (or old) store's schema is made on a worker thread while the window builds its panes.
-    Sandcastle::StoreSchema::prepareInBackground(
-        Sandcastle::ConversationStore::defaultPath(settings.dataDir));
+    // A new data folder's store gets its schema (three migrations, the WAL switch: 5 ms) on a
+    // worker thread while the window builds its panes; the window opens it after them.
+    const QString storePath = Sandcastle::ConversationStore::defaultPath(settings.dataDir);
+    if (!QFileInfo::exists(storePath))
+        Sandcastle::StoreSchema::prepareInBackground(storePath);
     Sandcastle::MainWindow window(settings);
     if (!folder.isEmpty())
         window.openFolder(folder);

@@ -71,16 +71,19 @@ constexpr int kSweepDelayMs = 3000; // after the first frame
 
 MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     : QMainWindow(parent)
+    , m_controller(new ConversationController(settings,
+                                              this,
+                                              ConversationController::LookUps::WhenWarmedUp,
+                                              ConversationController::StoreOpening::Later))
     , m_chat(new ChatPane(this))
     , m_editorPane(new EditorPane(this))
     , m_editor(m_editorPane->editor())
     , m_console(new ConsolePane(this))
     , m_files(new FilesPane(this))
 {
-    // The controller opens the store: after the panes, so that a store the application started
-    // preparing on a worker thread (StoreSchema) has had the panes' time to get ready.
-    m_controller
-        = new ConversationController(settings, this, ConversationController::LookUps::WhenWarmedUp);
+    // The store is opened after the panes are made: a store the application started preparing
+    // on a worker thread (StoreSchema) has had the panes' time to get ready.
+    m_controller->openStore();
     initUiResources();
     setObjectName(QStringLiteral("mainWindow"));
     m_spare = new WarmSpare(settings, {}, this);
@@ -125,11 +128,7 @@ MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
     });
 }
 
-MainWindow::~MainWindow()
-{
-    // The controller (its agent, session and store) goes before the panes it talks to.
-    delete m_controller;
-}
+MainWindow::~MainWindow() = default;
 
 QString MainWindow::usageText() const
 {

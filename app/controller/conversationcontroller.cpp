@@ -35,16 +35,16 @@ const QString kLastConversationKey = QStringLiteral("conversations/last");
 
 ConversationController::ConversationController(const AppSettings &settings,
                                                QObject *parent,
-                                               LookUps lookUps)
+                                               LookUps lookUps,
+                                               StoreOpening storeOpening)
     : QObject(parent)
     , m_settings(settings)
     , m_store(std::make_unique<ConversationStore>())
     , m_conversationId(newConversationId())
 {
     qRegisterMetaType<Sandcastle::ConversationController::Language>();
-    const Result<bool> opened = m_store->open(ConversationStore::defaultPath(m_settings.dataDir));
-    if (!opened)
-        m_storeError = opened.error();
+    if (storeOpening == StoreOpening::Now)
+        openStore();
     m_workspace = m_settings.workspaceFor(m_conversationId);
     m_workspaceLock = ConversationRemoval::lockWorkspace(m_settings.dataDir, m_conversationId);
     m_environment = new ProjectEnvironment(this);
@@ -60,6 +60,16 @@ ConversationController::ConversationController(const AppSettings &settings,
         m_checkpoints, &CheckpointQueue::problem, this, &ConversationController::checkpointProblem);
     buildConversation();
     bindIdleStop();
+}
+
+void ConversationController::openStore()
+{
+    if (m_storeOpened)
+        return;
+    m_storeOpened = true;
+    const Result<bool> opened = m_store->open(ConversationStore::defaultPath(m_settings.dataDir));
+    if (!opened)
+        m_storeError = opened.error();
 }
 
 ConversationController::~ConversationController()

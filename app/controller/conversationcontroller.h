@@ -48,9 +48,16 @@ public:
     // Now: the project environment is looked up at once. WhenWarmedUp (the window): not before
     // warmUp(), which the window calls once its first frame is painted.
     enum class LookUps { Now, WhenWarmedUp };
+    // Now: the store is opened by the constructor. Later (the window): by openStore(), which the
+    // window calls once its panes are made, while the store's schema is made on a worker
+    // thread (StoreSchema::prepareInBackground()).
+    enum class StoreOpening { Now, Later };
     explicit ConversationController(const AppSettings &settings,
                                     QObject *parent = nullptr,
-                                    LookUps lookUps = LookUps::Now);
+                                    LookUps lookUps = LookUps::Now,
+                                    StoreOpening storeOpening = StoreOpening::Now);
+    // Opens the data folder's store (once; later calls do nothing).
+    void openStore();
     ~ConversationController() override;
 
     ConversationStore *store() const { return m_store.get(); }
@@ -219,6 +226,7 @@ private:
     AppSettings m_settings;
     std::unique_ptr<ConversationStore> m_store;
     QString m_storeError;
+    bool m_storeOpened = false;
     HttpModelClient *m_client = nullptr;
     SandboxSession *m_session = nullptr;
     Agent *m_agent = nullptr;
