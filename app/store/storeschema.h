@@ -5,9 +5,10 @@
 #include <QString>
 
 // The store's file brought to the current schema: the version check, WAL and the migrations, on
-// one connection. ConversationStore::open() does it on its own; the window starts it on a worker
-// thread as soon as the application exists, so that a new data folder's migrations (or an old
-// one's) run while the main thread builds the widgets, and open() only waits for what is left.
+// one connection. ConversationStore::open() does it on its own; for a new data folder the
+// application starts it on a worker thread as soon as it exists, so that the migrations run while
+// the main thread builds the widgets, and open() only waits for what is left. (An existing store
+// is not prepared that way: the extra connection's open and close cost more than they save.)
 namespace Sandcastle::StoreSchema {
 
 // On the connection `connection` (open, on this thread) to `path`: refuses a database from a
