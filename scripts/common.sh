@@ -10,7 +10,7 @@ SANDCASTLE_ENGINE="${SANDCASTLE_ENGINE:-docker}"
 
 # Debian/Ubuntu packages the build, the tests and the sandbox need.
 SANDCASTLE_PACKAGES=(
-    cmake ninja-build g++ pkg-config
+    cmake ninja-build g++ pkg-config mold
     qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libqscintilla2-qt6-dev nlohmann-json3-dev qtkeychain-qt6-dev libgl-dev libqt6svg6
     docker.io debootstrap ca-certificates git
