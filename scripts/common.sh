@@ -18,6 +18,11 @@ SANDCASTLE_PACKAGES=(
     nodejs npm python3-nbformat openssh-server openssh-client iproute2 podman catatonit uidmap
 )
 
+# CI's other stages (scripts/lint, scripts/fuzz) install theirs with the rest, in one apt run.
+if [[ "${CI:-}" == true ]]; then
+    SANDCASTLE_PACKAGES+=(clang-format clang-tidy clang-14 libclang-rt-14-dev python3)
+fi
+
 # Packages that another source may provide as a command instead: NodeSource's nodejs carries
 # its own npm and conflicts with Debian's, so a working command counts as installed.
 declare -A SANDCASTLE_PACKAGE_COMMANDS=([nodejs]=node [npm]=npm)
@@ -114,10 +119,25 @@ install_mcp_servers() {
     cp "$dir/package-lock.json" "$dir/node_modules/.sandcastle-lock"
 }
 
+# The sandbox image builds while the compiler works: on a fresh machine it is mostly debootstrap
+# and apt waiting for the mirror. Its output goes to a log; what it says last (built, or up to
+# date) is shown, and the whole log when it fails.
 setup_all() {
     install_packages
     start_docker
-    build_project
-    build_image
     install_mcp_servers
+    local image_log
+    image_log="$(mktemp "${TMPDIR:-/tmp}/sandcastle-image.XXXXXX")"
+    build_image >"$image_log" 2>&1 &
+    local image_pid=$! build_status=0 image_status=0
+    (build_project) || build_status=$?
+    wait "$image_pid" || image_status=$?
+    if [[ $image_status -ne 0 ]]; then
+        cat "$image_log" >&2
+        rm -f "$image_log"
+        die "the sandbox image did not build (exit $image_status)"
+    fi
+    grep '^==>' "$image_log" | tail -n 1 >&2 || true
+    rm -f "$image_log"
+    [[ $build_status -eq 0 ]] || exit "$build_status"
 }
