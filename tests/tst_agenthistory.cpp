@@ -10,6 +10,7 @@
 #include <support/agentharness.h>
 #include <support/fakemodelclient.h>
 #include <support/fakeopenaiserver.h>
+#include <support/testtimeouts.h>
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -20,6 +21,8 @@
 
 using namespace Sandcastle;
 using Sandcastle::Testing::FakeOpenAiServer;
+using Sandcastle::Testing::kLongWaitMs;
+using Sandcastle::Testing::kWaitMs;
 
 namespace {
 
@@ -30,7 +33,7 @@ struct Harness : Sandcastle::Testing::AgentHarness
     explicit Harness(const AgentOptions &options = AgentOptions())
         : AgentHarness(options, SandboxConfig())
     {}
-    QString run(const QString &prompt) { return AgentHarness::run(prompt, 30000); }
+    QString run(const QString &prompt) { return AgentHarness::run(prompt, kWaitMs); }
 };
 
 nlohmann::json toolCallMessage(const std::string &id, const std::string &code)
@@ -65,13 +68,15 @@ public:
     Place place() const override { return Place::Host; }
     bool needsApproval() const override { return m_approval; }
     mutable int invoked = 0;
+    int answered() const { return *m_answered; } // how many answers it gave (late ones too)
     void
     invoke(const nlohmann::json &arguments, const ToolContext &, const Done &done) const override
     {
         ++invoked;
         const std::string text = arguments.value("text", std::string());
-        QTimer::singleShot(m_delayMs, [done, text] {
+        QTimer::singleShot(m_delayMs, [done, text, answered = m_answered] {
             done({{"status", "ok"}, {"stdout", "echo: " + text}, {"files", {"echo.txt"}}});
+            ++*answered;
         });
     }
 
@@ -81,6 +86,7 @@ private:
                     {{"type", "object"}, {"properties", {{"text", {{"type", "string"}}}}}}};
     int m_delayMs;
     bool m_approval;
+    std::shared_ptr<int> m_answered = std::make_shared<int>(0);
 };
 
 // Stored messages (which have the Chat Completions shape) as the agent holds them.
@@ -251,7 +257,7 @@ private Q_SLOTS:
         QSignalSpy saved(&recorder, &ConversationRecorder::turnSaved);
         h.server.enqueueText(QStringLiteral("Hello."));
         QCOMPARE(h.run(QStringLiteral("hi")), QStringLiteral("answered"));
-        QVERIFY(saved.size() == 1 || saved.wait(10000));
+        QVERIFY(saved.size() == 1 || saved.wait(kWaitMs));
         QCOMPARE(errors.size(), 1);
         const QString said = errors.first().first().toString();
         QVERIFY2(said.contains(QStringLiteral("gone")) && said.contains(QStringLiteral("dropped")),
@@ -303,7 +309,7 @@ private Q_SLOTS:
         QSignalSpy usage(&agent, &Agent::usage);
         QSignalSpy finished(&agent, &Agent::finished);
         agent.start(QStringLiteral("write a.txt"));
-        QVERIFY(finished.wait(10000));
+        QVERIFY(finished.wait(kWaitMs));
         QCOMPARE(finished.first().at(0).toString(), QStringLiteral("answered"));
         QVERIFY(QFile::exists(workspace.filePath(QStringLiteral("a.txt"))));
         QCOMPARE(client.sentTools.first().size(), 7);
@@ -362,7 +368,7 @@ private Q_SLOTS:
         QSignalSpy deltas(h.agent.get(), &Agent::textDelta);
         QSignalSpy finished(h.agent.get(), &Agent::finished);
         h.agent->start(QStringLiteral("write a lot"));
-        QTRY_VERIFY_WITH_TIMEOUT(deltas.size() >= 3, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(deltas.size() >= 3, kWaitMs);
         h.agent->stop();
         QCOMPARE(finished.size(), 1);
         QCOMPARE(finished.first().at(0).toString(), QStringLiteral("stopped"));
@@ -391,7 +397,7 @@ private Q_SLOTS:
         h.server.enqueueText(QStringLiteral("Hello again."));
         QSignalSpy finished(h.agent.get(), &Agent::finished);
         QVERIFY(h.agent->resume());
-        QVERIFY(finished.wait(30000));
+        QVERIFY(finished.wait(kWaitMs));
         QCOMPARE(finished.last().at(0).toString(), QStringLiteral("answered"));
         QCOMPARE(h.request(1)["messages"], h.request(0)["messages"]); // the same question
         QCOMPARE(h.agent->messages().back().text, QStringLiteral("Hello again."));
@@ -487,11 +493,11 @@ private Q_SLOTS:
                                  R"({"path": "b.txt", "content": "b"})");
         h.server.enqueueText(QStringLiteral("Done."));
         h.agent->start(QStringLiteral("go"));
-        QVERIFY(asked.wait(10000));
+        QVERIFY(asked.wait(kWaitMs));
         QCOMPARE(asked.first().at(2).toString(), QStringLiteral(R"({"text": "a"})"));
         QVERIFY(h.agent->isAwaitingApproval());
         h.agent->approve(QString());
-        QVERIFY(finished.wait(10000));
+        QVERIFY(finished.wait(kWaitMs));
         QCOMPARE(finished.first().at(0).toString(), QStringLiteral("answered"));
         QCOMPARE(asked.size(), 1); // the file tools do not ask
         QCOMPARE(h.lastToolResult(1)["stdout"].get<std::string>(), std::string("echo: a"));
@@ -532,7 +538,8 @@ private Q_SLOTS:
                                  QByteArray::fromStdString(arguments.dump()),
                                  4096);
         h.agent->start(QStringLiteral("go"));
-        QVERIFY(finished.wait(10000));
+        // Two megabytes streamed 4 KB at a time take seconds in a Debug build on a busy machine.
+        QVERIFY(finished.wait(kLongWaitMs));
         QCOMPARE(finished.first().first().toString(), QStringLiteral("stopped"));
         const Message last = h.agent->messages().back();
         QVERIFY(last.role == Message::Role::Tool);
@@ -565,7 +572,10 @@ private Q_SLOTS:
     void stoppingWhileAHostToolWorksAnswersItsCallAndDropsTheLateAnswer()
     {
         Harness h;
-        QVERIFY(h.agent->tools().add(std::make_shared<LaterTool>(300)));
+        // It answers a second after it starts: the stop comes well before, however busy the
+        // machine.
+        auto tool = std::make_shared<LaterTool>(1000);
+        QVERIFY(h.agent->tools().add(tool));
         QSignalSpy calls(h.agent.get(), &Agent::toolCall);
         nlohmann::json recorded;
         connect(h.agent.get(), &Agent::messageRecorded, this, [&](const Message &m) {
@@ -574,15 +584,20 @@ private Q_SLOTS:
         h.server.enqueueToolCall(
             QStringLiteral("m1"), QStringLiteral("mcp_echo"), R"({"text": "a"})");
         h.agent->start(QStringLiteral("go"));
-        QVERIFY(calls.wait(10000));
-        QTest::qWait(100); // announced, then carried out on the loop's next turn: it works
+        QVERIFY(calls.wait(kWaitMs));
+        // Announced, then carried out on the loop's next turn: it works.
+        QTRY_COMPARE_WITH_TIMEOUT(tool->invoked, 1, kWaitMs);
+        QCOMPARE(tool->answered(), 0);
         h.agent->stop();
         const Message last = h.agent->messages().back();
         QVERIFY(last.role == Message::Role::Tool);
         QCOMPARE(last.toolCallId, QStringLiteral("m1"));
         QVERIFY(last.text.contains(QStringLiteral("stopped by the person")));
         const qsizetype count = h.agent->messages().size();
-        QTest::qWait(500); // the tool's answer comes and is dropped
+        // The tool's answer comes and is dropped: nothing follows from it (a request to the
+        // model would reach the fake server within a few turns of the loop).
+        QTRY_COMPARE_WITH_TIMEOUT(tool->answered(), 1, kWaitMs);
+        QTest::qWait(200);
         QCOMPARE(h.agent->messages().size(), count);
         QCOMPARE(h.server.requests().size(), 1);
         QCOMPARE(recorded.value("tool_call_id", std::string()), std::string("m1")); // stored too
