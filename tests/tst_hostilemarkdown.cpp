@@ -6,6 +6,7 @@
 #include <support/fakeopenaiserver.h>
 #include <support/sanitizers.h>
 #include <support/securitycase.h>
+#include <support/testtimeouts.h>
 #include <ui/chat/chatpane.h>
 #include <ui/chat/transcriptdelegate.h>
 #include <ui/chat/transcriptmodel.h>
@@ -31,14 +32,18 @@ using namespace Sandcastle::Testing;
 // Markdown, streamed through the fake server into the real window, never stalls the event loop
 // for more than 100 ms — while it streams in, while it is shown, and when the person asks for
 // all of it — and Stop and scrolling work meanwhile. Each input is larger than those that froze
-// the window for minutes before the transcript rendered in budgeted pieces.
+// the window for minutes before the transcript rendered in budgeted pieces. The 100 ms are on an
+// idle machine: each case measures how much slower the machine runs it (LoadGauge) and allows
+// that much more. bench_ui's "hostile" row measures the stall for a table answer precisely.
 class TestHostileMarkdown : public QObject
 {
     Q_OBJECT
 
     QTemporaryDir m_state;
 
+    // On an idle machine; LoadGauge::budget() gives them on this one.
     static constexpr qint64 StallLimitMs = timeBudgetMs(100);
+    static constexpr qint64 StopLimitMs = timeBudgetMs(1000);
 
     static QByteArray chunk(const QJsonObject &delta, const QString &finish = QString())
     {
@@ -244,6 +249,7 @@ private Q_SLOTS:
         QScrollBar *bar = view->verticalScrollBar();
         QSignalSpy finished(window.agent(), &Agent::finished);
 
+        const LoadGauge load;
         window.submitPrompt(QStringLiteral("show me"));
         // Halfway through, the person scrolls to the top with the wheel and opens the reasoning.
         bool scrolled = false;
@@ -312,14 +318,18 @@ private Q_SLOTS:
         const qint64 allMs = all.elapsed();
 
         const qint64 longest = std::max({streaming, showing, showingAll});
+        const LoadGauge::Budget limit = load.budget(StallLimitMs);
         attack.note(QStringLiteral("%1 characters; longest stall %2 ms streaming, %3 ms showing, "
-                                   "%4 ms showing all (%5 ms)")
+                                   "%4 ms showing all (%5 ms); limit %6")
                         .arg(text.size())
                         .arg(streaming)
                         .arg(showing)
                         .arg(showingAll)
-                        .arg(allMs));
-        QVERIFY2(longest <= StallLimitMs, qPrintable(QStringLiteral("stalled %1 ms").arg(longest)));
+                        .arg(allMs)
+                        .arg(limit.describe()));
+        QVERIFY2(longest <= limit.ms,
+                 qPrintable(
+                     QStringLiteral("stalled %1 ms, over %2").arg(longest).arg(limit.describe())));
 
         // Nothing of it is lost: the store and the export hold it whole.
         const auto messages = window.controller()->store()->messages(window.conversationId());
@@ -365,6 +375,7 @@ private Q_SLOTS:
         TranscriptModel *model = window.chatPane()->transcriptModel();
         QSignalSpy finished(window.agent(), &Agent::finished);
         QSignalSpy code(window.agent(), &Agent::toolCodeChanged);
+        const LoadGauge load;
         window.submitPrompt(QStringLiteral("show me"));
         // A fifth of it in, the person presses Stop.
         QElapsedTimer sinceStop;
@@ -389,11 +400,20 @@ private Q_SLOTS:
         QCOMPARE(finished.size(), 1);
         QCOMPARE(finished.first().at(0).toString(), QStringLiteral("stopped"));
         const qint64 stopMs = sinceStop.elapsed();
-        attack.note(
-            QStringLiteral("stopped after %1 ms; longest stall %2 ms").arg(stopMs).arg(stall));
-        QVERIFY2(stopMs <= timeBudgetMs(1000),
-                 qPrintable(QStringLiteral("stop took %1 ms").arg(stopMs)));
-        QVERIFY2(stall <= StallLimitMs, qPrintable(QStringLiteral("stalled %1 ms").arg(stall)));
+        const LoadGauge::Budget stopLimit = load.budget(StopLimitMs);
+        const LoadGauge::Budget stallLimit = load.budget(StallLimitMs);
+        attack.note(QStringLiteral("stopped after %1 ms; longest stall %2 ms; limits %3 and %4")
+                        .arg(stopMs)
+                        .arg(stall)
+                        .arg(stopLimit.describe(), stallLimit.describe()));
+        QVERIFY2(
+            stopMs <= stopLimit.ms,
+            qPrintable(
+                QStringLiteral("stop took %1 ms, over %2").arg(stopMs).arg(stopLimit.describe())));
+        QVERIFY2(
+            stall <= stallLimit.ms,
+            qPrintable(
+                QStringLiteral("stalled %1 ms, over %2").arg(stall).arg(stallLimit.describe())));
     }
 };
 

@@ -34,8 +34,8 @@ inline constexpr int kWaitMs = int(timeBudgetMs(30000));
 inline constexpr int kLongWaitMs = int(timeBudgetMs(60000));
 
 // How much slower than on an idle machine this thread's work runs right now: the baseline, read
-// by the test itself, of a time it measures. Made just before the measured work, the gauge reads
-// the machine twice:
+// by the test itself, of a time it measures. Made just before the measured work, on the thread
+// that does it (the test's), the gauge reads the machine twice:
 //   - at once: busy work of a known CPU time, timed on the wall clock (the worst of four pieces
 //     of 25 ms of this thread's CPU time);
 //   - from its making to factor(): the share of this thread's runnable time that it waited for a
