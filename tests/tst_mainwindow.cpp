@@ -8,6 +8,7 @@
 #include <support/fakeopenaiserver.h>
 #include <support/processinfo.h>
 #include <support/sanitizers.h>
+#include <support/testtimeouts.h>
 #include <ui/actions/commandpalette.h>
 #include <ui/chat/chatpane.h>
 #include <ui/chat/promptedit.h>
@@ -58,6 +59,9 @@
 
 using namespace Sandcastle;
 using Sandcastle::Testing::FakeOpenAiServer;
+using Sandcastle::Testing::kLongWaitMs;
+using Sandcastle::Testing::kWaitMs;
+using Sandcastle::Testing::LoadGauge;
 using Sandcastle::Testing::residentKiB;
 
 namespace {
@@ -269,14 +273,14 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(
             files->model()->index(root + QStringLiteral("/chart.png")).isValid()
                 && files->model()->index(root + QStringLiteral("/table.csv")).isValid(),
-            10000);
+            kWaitMs);
         const QModelIndex chart = files->model()->index(root + QStringLiteral("/chart.png"));
         const QModelIndex table = files->model()->index(root + QStringLiteral("/table.csv"));
         QTRY_VERIFY(chart.data(Qt::FontRole).value<QFont>().bold());
         QVERIFY(table.data(Qt::FontRole).value<QFont>().bold());
         // The first of the run's files is previewed by itself; a click shows the other, and
         // a click back the first.
-        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), kWaitMs);
         std::pair<QModelIndex, FilePreview::Kind> order[]
             = {{chart, FilePreview::Kind::Image}, {table, FilePreview::Kind::Table}};
         if (shown.last().at(0).toString() == QStringLiteral("chart.png"))
@@ -287,7 +291,7 @@ private Q_SLOTS:
             // left the files pane narrow in the shared settings, so not by position).
             files->view()->scrollTo(index);
             files->view()->setCurrentIndex(index);
-            QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 10000);
+            QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), kWaitMs);
             QVERIFY2(
                 !shown.isEmpty(),
                 qPrintable(QStringLiteral("no preview of %1; current %2; files %3")
@@ -390,7 +394,7 @@ private Q_SLOTS:
         QSignalSpy saved(window.controller()->recorder(), &ConversationRecorder::turnSaved);
         window.submitPrompt(QStringLiteral("what did I do?"));
         QVERIFY(answered.wait(60000));
-        QVERIFY(!saved.isEmpty() || saved.wait(10000)); // on disk, read from another connection
+        QVERIFY(!saved.isEmpty() || saved.wait(kWaitMs)); // on disk, read from another connection
         const QByteArray asked = server.requests().last().body;
         QVERIFY(asked.contains("The person ran this code"));
         QVERIFY(asked.contains("edited"));
@@ -407,7 +411,7 @@ private Q_SLOTS:
                 ->model()
                 ->index(window.filesPane()->root() + QStringLiteral("/note.txt"))
                 .isValid(),
-            10000);
+            kWaitMs);
     }
 
     void theLastConversationReopensAtTheNextStartAndGoesOn()
@@ -447,7 +451,7 @@ private Q_SLOTS:
         QSignalSpy saved(again.controller()->recorder(), &ConversationRecorder::turnSaved);
         again.submitPrompt(QStringLiteral("Which continent?"));
         QVERIFY(answered.wait(60000));
-        QVERIFY(!saved.isEmpty() || saved.wait(10000)); // on disk, read from another connection
+        QVERIFY(!saved.isEmpty() || saved.wait(kWaitMs)); // on disk, read from another connection
         const nlohmann::json sent
             = nlohmann::json::parse(server.requests().last().body.toStdString());
         QCOMPARE(sent["messages"].size(), size_t(4));
@@ -588,6 +592,7 @@ private Q_SLOTS:
                 peakRss = qMax(peakRss, residentKiB());
         });
         QSignalSpy ran(window.session(), &SandboxSession::finished);
+        const LoadGauge load;
         window.editor()->setText(QStringLiteral("import sys\nline = 'x' * 99 + '\\n'\nfor _ in "
                                                 "range(500000):\n    sys.stdout.write(line)\n"));
         last = clock.elapsed();
@@ -608,13 +613,20 @@ private Q_SLOTS:
               peakRss);
         // Responsive: the loop turns at least every 100 ms. One longer gap is allowed when it
         // is not a freeze a person would see (the scheduler of a shared 2-core machine gave one
-        // of 114 ms on a CI run beside other tests; a blocking flood stalls every frame).
-        QVERIFY2(gaps.at(1) <= Sandcastle::Testing::timeBudgetMs(100),
-                 qPrintable(QStringLiteral("two stalls over 100 ms: %1 and %2 ms")
+        // of 114 ms on a CI run beside other tests; a blocking flood stalls every frame). Both
+        // on an idle machine: on a busy one, times how much slower it runs the test (LoadGauge).
+        // bench_ui's "console" row measures the stall of a 200 MB flood precisely.
+        const LoadGauge::Budget second = load.budget(Sandcastle::Testing::timeBudgetMs(100));
+        const LoadGauge::Budget first = load.budget(Sandcastle::Testing::timeBudgetMs(250));
+        QVERIFY2(gaps.at(1) <= second.ms,
+                 qPrintable(QStringLiteral("two stalls over %1: %2 and %3 ms")
+                                .arg(second.describe())
                                 .arg(gaps.at(0))
                                 .arg(gaps.at(1))));
-        QVERIFY2(gaps.at(0) <= Sandcastle::Testing::timeBudgetMs(250),
-                 qPrintable(QStringLiteral("a stall of %1 ms").arg(gaps.at(0))));
+        QVERIFY2(
+            gaps.at(0) <= first.ms,
+            qPrintable(
+                QStringLiteral("a stall of %1 ms, over %2").arg(gaps.at(0)).arg(first.describe())));
         QVERIFY2(peakRss - rssBefore < Sandcastle::Testing::memoryBudgetKiB(256 * 1024),
                  qPrintable(QStringLiteral("RSS grew by %1 KiB").arg(peakRss - rssBefore)));
         QVERIFY(window.console()->document()->blockCount()
@@ -889,7 +901,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(
             (use = window.welcomePanel()->findChild<QPushButton *>(QStringLiteral("use-ollama")))
                 != nullptr,
-            10000);
+            kWaitMs);
         QVERIFY(!window.welcomePanel()->findChild<QPushButton *>(QStringLiteral("use-lmstudio")));
         QVERIFY(use->text().contains(QStringLiteral("llama3.2"))); // the list is sorted
         use->click();
@@ -904,7 +916,8 @@ private Q_SLOTS:
         // The sandbox check answered too (ready here: nothing to say).
         if (qEnvironmentVariable("CI") == QLatin1String("true"))
             QTRY_VERIFY_WITH_TIMEOUT(
-                !window.welcomePanel()->sandboxLabel()->isVisibleTo(window.welcomePanel()), 20000);
+                !window.welcomePanel()->sandboxLabel()->isVisibleTo(window.welcomePanel()),
+                kLongWaitMs);
     }
 
     void aServerErrorShowsARetryThatAsksAgain()
@@ -918,13 +931,13 @@ private Q_SLOTS:
             503, R"({"error":{"message":"overloaded"}})", {{"x-should-retry", "false"}});
         QSignalSpy finished(window.agent(), &Agent::finished);
         window.submitPrompt(QStringLiteral("are you there?"));
-        QVERIFY(finished.wait(30000));
+        QVERIFY(finished.wait(kWaitMs));
         QVERIFY(window.chatPane()->transcriptText().contains(QStringLiteral("Retry")));
         server.enqueueText(QStringLiteral("Yes, back now."));
         // The banner's Retry button, clicked where it is painted.
         const int banner = window.chatPane()->transcriptModel()->rowCount() - 1;
         QVERIFY(clickTranscript(window.chatPane(), banner, TranscriptDelegate::Hit::Retry));
-        QVERIFY(finished.wait(30000));
+        QVERIFY(finished.wait(kWaitMs));
         QCOMPARE(finished.last().at(0).toString(), QStringLiteral("answered"));
         QTRY_VERIFY(window.chatPane()->transcriptText().contains(QStringLiteral("Yes, back now.")));
         QCOMPARE(server.requests().size(), 2);
@@ -941,7 +954,7 @@ private Q_SLOTS:
         server.enqueueText(QStringLiteral("Here now."));
         QSignalSpy finished(window.agent(), &Agent::finished);
         window.submitPrompt(QStringLiteral("hello?"));
-        QVERIFY(finished.wait(30000));
+        QVERIFY(finished.wait(kWaitMs));
         QCOMPARE(finished.last().at(0).toString(), QStringLiteral("answered"));
         TranscriptModel *transcript = window.chatPane()->transcriptModel();
         bool noticed = false;
@@ -1042,7 +1055,7 @@ private Q_SLOTS:
         QCoreApplication::processEvents(); // nothing painted: nothing run
         QVERIFY(!ran);
         window.show();
-        QTRY_VERIFY_WITH_TIMEOUT(ran, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(ran, kWaitMs);
         QVERIFY(paintedBefore);
         // In the order asked for (the first-paint report before the window's start-up work).
         QTRY_COMPARE(order, QStringList({QStringLiteral("first"), QStringLiteral("second")}));
@@ -1055,7 +1068,7 @@ private Q_SLOTS:
         FirstPaintHook::after(
             &context, [&] { late = true; }, 50);
         QVERIFY(!late);
-        QTRY_VERIFY_WITH_TIMEOUT(late, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(late, kWaitMs);
     }
 
     void theGermanAndFrenchTranslationsLoad()
