@@ -2,6 +2,7 @@
 #include <sandbox/containerengine.h>
 #include <support/fakeengine.h>
 #include <support/fakeopenaiserver.h>
+#include <support/testtimeouts.h>
 #include <support/windowactions.h>
 #include <ui/actions/aboutdialog.h>
 #include <ui/actions/commandpalette.h>
@@ -281,14 +282,15 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(window.openFolder(project.path()));
         WorkspaceModel *model = window.filesPane()->model();
-        QTRY_VERIFY(rootNames(model).contains(QStringLiteral("data.csv")));
+        QTRY_VERIFY_WITH_TIMEOUT(rootNames(model).contains(QStringLiteral("data.csv")), kWaitMs);
         QVERIFY(!rootNames(model).contains(QStringLiteral(".sandcastle")));
         QAction *internal = windowAction(window, QStringLiteral("showInternalFiles"));
         QVERIFY(!internal->isChecked());
         internal->trigger();
-        QTRY_VERIFY(rootNames(model).contains(QStringLiteral(".sandcastle")));
+        QTRY_VERIFY_WITH_TIMEOUT(rootNames(model).contains(QStringLiteral(".sandcastle")), kWaitMs);
         internal->trigger();
-        QTRY_VERIFY(!rootNames(model).contains(QStringLiteral(".sandcastle")));
+        QTRY_VERIFY_WITH_TIMEOUT(!rootNames(model).contains(QStringLiteral(".sandcastle")),
+                                 kWaitMs);
     }
 
     // Help → About names the versions a bug report needs.
@@ -301,8 +303,9 @@ private Q_SLOTS:
         QVERIFY2(text.contains(QStringLiteral("Qt ") + QString::fromLatin1(qVersion())),
                  qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("QScintilla 2.")), qPrintable(text));
-        QTRY_VERIFY2(!about.versionsText().contains(QStringLiteral("asking")),
-                     qPrintable(about.versionsText()));
+        QTRY_VERIFY2_WITH_TIMEOUT(!about.versionsText().contains(QStringLiteral("asking")),
+                                  qPrintable(about.versionsText()),
+                                  kWaitMs);
     }
 
     // A run's images show as pictures in its card; a click opens the image in the preview, and
@@ -329,7 +332,7 @@ private Q_SLOTS:
                             120,
                             {QStringLiteral("outputs/figure-1-1.png"), QStringLiteral("data.csv")});
         const QString figure = QStringLiteral("outputs/figure-1-1.png");
-        QTRY_VERIFY(!chat->thumbnails()->image(figure).isNull());
+        QTRY_VERIFY_WITH_TIMEOUT(!chat->thumbnails()->image(figure).isNull(), kWaitMs);
         QVERIFY(!chat->thumbnails()->failed(QStringLiteral("data.csv")));
         TranscriptModel *model = chat->transcriptModel();
         const QModelIndex card = model->index(model->rowOfCall(QStringLiteral("c1")), 0);
@@ -341,14 +344,16 @@ private Q_SLOTS:
         QCoreApplication::processEvents();
         const QPoint at = view->visualRect(card).topLeft() + inRow.center();
         // The picture is painted: the middle of its box is the chart's red.
-        QTRY_VERIFY([&] {
-            const QColor pixel = view->viewport()->grab().toImage().pixelColor(at);
-            return pixel.red() > 180 && pixel.green() < 80;
-        }());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                const QColor pixel = view->viewport()->grab().toImage().pixelColor(at);
+                return pixel.red() > 180 && pixel.green() < 80;
+            }(),
+            kWaitMs);
         // A click shows the image in the files pane's preview.
         QSignalSpy shown(window.filesPane(), &FilesPane::previewShown);
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);
-        QTRY_VERIFY(!shown.isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), kWaitMs);
         QCOMPARE(shown.last().at(0).toString(), figure);
         QCOMPARE(shown.last().at(1).value<FilePreview::Kind>(), FilePreview::Kind::Image);
         // Written again by a later run: read again.
@@ -357,7 +362,7 @@ private Q_SLOTS:
         QVERIFY(blue.save(workspace + QStringLiteral("/outputs/figure-1-1.png")));
         chat->addToolCall(QStringLiteral("c2"), QStringLiteral("run_python"), QStringLiteral("{}"));
         chat->addToolResult(QStringLiteral("c2"), QStringLiteral("ok"), 0, 90, {figure});
-        QTRY_VERIFY(!chat->thumbnails()->image(figure).isNull());
+        QTRY_VERIFY_WITH_TIMEOUT(!chat->thumbnails()->image(figure).isNull(), kWaitMs);
         QVERIFY(chat->thumbnails()->image(figure).pixelColor(10, 10).blue() > 180);
     }
 
@@ -379,22 +384,25 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         auto *bar = window.findChild<ImageBar *>(QStringLiteral("imageBar"));
         QVERIFY(bar);
-        QTRY_VERIFY(bar->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(bar->isVisible(), kWaitMs);
         QVERIFY2(bar->text().contains(settings.image), qPrintable(bar->text()));
         auto *build = bar->findChild<QPushButton *>(QStringLiteral("buildImage"));
         auto *cancel = bar->findChild<QPushButton *>(QStringLiteral("cancelImageBuild"));
 
         // A failed build: apt's words, and Try again.
         build->click();
-        QTRY_VERIFY2(bar->text().contains(QStringLiteral("Unable to locate package")),
-                     qPrintable(bar->text()));
+        QTRY_VERIFY2_WITH_TIMEOUT(bar->text().contains(QStringLiteral("Unable to locate package")),
+                                  qPrintable(bar->text()),
+                                  kWaitMs);
         QCOMPARE(build->text(), QStringLiteral("Try again"));
 
-        // Cancelled while it runs: stopped within seconds, no image.
+        // Cancelled while it runs: stopped within seconds, no image. (10 s is no wait whenever: a
+        // build that went on would take 20 s a step.)
         qunsetenv("FAKE_DOCKER_BUILD_FAIL");
         qputenv("FAKE_DOCKER_BUILD_SECONDS", "20");
         build->click();
-        QTRY_VERIFY(window.console()->toPlainText().contains(QStringLiteral("Step 1/3")));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.console()->toPlainText().contains(QStringLiteral("Step 1/3")), kWaitMs);
         QVERIFY(cancel->isVisible());
         QElapsedTimer clock;
         clock.start();
@@ -406,7 +414,7 @@ private Q_SLOTS:
         // Built: the bar goes, the console has the log, the image is there.
         qputenv("FAKE_DOCKER_BUILD_SECONDS", "0");
         build->click();
-        QTRY_VERIFY_WITH_TIMEOUT(!bar->isVisible(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!bar->isVisible(), kWaitMs);
         QVERIFY(window.console()->toPlainText().contains(QStringLiteral("Step 3/3")));
         QVERIFY(ContainerEngine(fakeDockerPath()).imageExists(settings.image).value());
         // The next launch finds it and offers nothing.
@@ -511,10 +519,10 @@ private Q_SLOTS:
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             // The warm sandbox has its folder while the window is open.
             const QString own = window.controller()->workspace();
-            QTRY_VERIFY(QFileInfo::exists(own));
+            QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(own), kWaitMs);
             // Swept a few seconds after the first frame.
             QTRY_VERIFY_WITH_TIMEOUT(!workspaces(data.path()).contains(QStringLiteral("0ld0ne5")),
-                                     15000);
+                                     kWaitMs);
         }
         QCOMPARE(workspaces(data.path()), QStringList{QStringLiteral("5omedata")});
         QVERIFY(QFileInfo::exists(kept.fileName()));
@@ -531,7 +539,7 @@ private Q_SLOTS:
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             const QString first = window.controller()->workspace();
-            QTRY_VERIFY(QFileInfo::exists(first));
+            QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(first), kWaitMs);
             QVERIFY(window.controller()->newConversation());
             QVERIFY(!QFileInfo::exists(first));
             QVERIFY(window.controller()->ensureSaved(QStringLiteral("kept")));
