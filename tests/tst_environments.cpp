@@ -7,6 +7,7 @@
 #include <support/dockercheck.h>
 #include <support/personsfolder.h>
 #include <support/probewheel.h>
+#include <support/testtimeouts.h>
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -20,6 +21,8 @@
 #include <optional>
 
 using namespace Sandcastle;
+using Sandcastle::Testing::kLongWaitMs;
+using Sandcastle::Testing::LoadGauge;
 
 // Project environments against the real daemon: a derived image built once from apt.txt and a
 // requirements.txt whose wheel comes from a wheelhouse (no index), found again by hash, used by a
@@ -130,12 +133,15 @@ private Q_SLOTS:
         QVERIFY(kept.open(QIODevice::ReadOnly));
         QVERIFY(kept.readAll().contains("sandcastle-probe"));
 
-        // A second conversation with the same files: the same image, found in under a second.
+        // A second conversation with the same files: the same image, found again, not built (a
+        // build takes minutes). Found in under a second is bench_packages' row "project
+        // environment found again" (beside a bare docker image inspect); here, where other jobs
+        // may keep the daemon busy, only far from a build's time.
         const Result<EnvironmentImage> again = run(request(workspace.path()));
         QVERIFY(again);
         QCOMPARE(again.value().origin, EnvironmentImage::Origin::Reused);
         QCOMPARE(again.value().tag, built.value().tag);
-        QVERIFY2(again.value().elapsedMs < 1000,
+        QVERIFY2(again.value().elapsedMs < 10000,
                  qPrintable(QString::number(again.value().elapsedMs)));
 
         // The package imports, jq runs, and the run has no network: only the loopback interface
@@ -333,13 +339,19 @@ private Q_SLOTS:
         QVERIFY(write(workspace.filePath(QStringLiteral("requirements.txt")), "./slowpkg\n"));
         EnvironmentRequest r = request(workspace.path());
         r.timeoutMs = 20000;
+        const LoadGauge load;
         QElapsedTimer clock;
         clock.start();
         const Result<EnvironmentImage> stopped = run(r);
         QVERIFY(!stopped);
         QVERIFY2(stopped.error().contains(QStringLiteral("longer than 20 s")),
                  qPrintable(stopped.error()));
-        QVERIFY2(clock.elapsed() < 60000, qPrintable(QString::number(clock.elapsed())));
+        // The limit's 20 s and the build's start and cancel: 60 s on an idle machine (a build
+        // that went on would take an hour); on a busy one, times how much slower it runs the test.
+        const qint64 tookMs = clock.elapsed();
+        const LoadGauge::Budget limit = load.budget(60000);
+        QVERIFY2(tookMs < limit.ms,
+                 qPrintable(QStringLiteral("%1 ms, over %2").arg(tookMs).arg(limit.describe())));
         QFile log(r.logFile);
         QVERIFY(log.open(QIODevice::ReadOnly));
         const QByteArray text = log.readAll();
@@ -352,7 +364,7 @@ private Q_SLOTS:
                                             QStringLiteral("--format"),
                                             QStringLiteral("{{.Command}}")})
                                       .stdoutData.contains("pip install"),
-                                 20000);
+                                 kLongWaitMs);
     }
 };
 
