@@ -33,35 +33,33 @@ inline constexpr int kWaitMs = int(timeBudgetMs(30000));
 // process), megabytes streamed through the agent.
 inline constexpr int kLongWaitMs = int(timeBudgetMs(60000));
 
-// How much slower than on an idle machine this thread's work runs right now: the baseline, read
+// How much slower than on an idle machine the test's thread runs right now: the baseline, read
 // by the test itself, of a time it measures. Made just before the measured work, on the thread
-// that does it (the test's), the gauge reads the machine twice:
-//   - at once: busy work of a known CPU time, timed on the wall clock (the worst of four pieces
-//     of 25 ms of this thread's CPU time);
-//   - from its making to factor(): the share of this thread's runnable time that it waited for a
-//     processor (Linux's schedstat), which counts every other job and thread as they were while
-//     the measured work ran.
-// factor() is the larger of the two, never below 1: about 1 on an idle machine, 2 or more while
+// that does it, the gauge reads
+//   - before the work, and again at the first budget() after it, busy work of a known CPU time
+//     (eight pieces of 25 ms of the thread's CPU time, the worst counting) timed on the wall
+//     clock: the machine as other jobs leave it to the test while the test's work is not
+//     running;
+//   - over the work, unless made with Reads::BeforeAndAfter, the share of the thread's runnable
+//     time that it waited for a processor (Linux's schedstat): other jobs as they were while the
+//     work ran, a load that comes and goes too, and also the test's own other threads and
+//     processes where they and the other jobs outnumber the cores (busy work alone misses those,
+//     and a loaded machine's stall holds them). A test whose work is itself a load on the
+//     machine (a sandbox burning CPU), and which asserts how the host fares under it, reads only
+//     before and after.
+// The factor is the largest of these, never below 1: about 1 on an idle machine, 2 or more while
 // another job keeps every core busy. The code's own time, running or blocked, is not in it: a
 // bound of `idleMs` times the factor still fails when the code itself is slow.
 class LoadGauge
 {
 public:
-    LoadGauge()
-        : m_busyWork(busyWorkSlowdown())
+    enum class Reads { BeforeDuringAndAfter, BeforeAndAfter };
+
+    explicit LoadGauge(Reads reads = Reads::BeforeDuringAndAfter)
+        : m_reads(reads)
+        , m_before(busyWorkSlowdown())
         , m_start(schedStat())
     {}
-
-    double factor() const
-    {
-        double factor = std::max(1.0, m_busyWork);
-        const SchedStat now = schedStat();
-        const qint64 ran = now.runNs - m_start.runNs;
-        const qint64 waited = now.waitNs - m_start.waitNs;
-        if (m_start.valid && now.valid && ran >= MinRunNs && waited >= 0)
-            factor = std::max(factor, double(ran + waited) / double(ran));
-        return factor;
-    }
 
     // A bound of `idleMs` on an idle machine, on this machine now.
     struct Budget
@@ -80,12 +78,22 @@ public:
     };
     Budget budget(qint64 idleMs) const
     {
-        const double f = factor();
-        return {idleMs, f, qint64(std::ceil(double(idleMs) * f))};
+        double factor = 1;
+        if (m_reads == Reads::BeforeDuringAndAfter) {
+            const SchedStat now = schedStat();
+            const qint64 ran = now.runNs - m_start.runNs;
+            const qint64 waited = now.waitNs - m_start.waitNs;
+            if (m_start.valid && now.valid && ran >= MinRunNs && waited >= 0)
+                factor = double(ran + waited) / double(ran);
+        }
+        if (m_after < 0)
+            m_after = busyWorkSlowdown();
+        factor = std::max({factor, m_before, m_after});
+        return {idleMs, factor, qint64(std::ceil(double(idleMs) * factor))};
     }
 
 private:
-    static constexpr qint64 MinRunNs = 50 * 1000 * 1000;
+    static constexpr qint64 MinRunNs = 50 * 1000 * 1000; // less says little
 
     struct SchedStat
     {
@@ -101,11 +109,13 @@ private:
         return qint64(t.tv_sec) * 1000000000 + t.tv_nsec;
     }
 
+    // The worst ratio of wall-clock to CPU time over eight pieces of busy work: a load that comes
+    // and goes is likelier caught than by one longer piece.
     static double busyWorkSlowdown()
     {
         constexpr qint64 pieceNs = 25 * 1000 * 1000;
         double worst = 1;
-        for (int piece = 0; piece < 4; ++piece) {
+        for (int piece = 0; piece < 8; ++piece) {
             QElapsedTimer wall;
             wall.start();
             const qint64 cpuStart = threadCpuNs();
@@ -117,6 +127,7 @@ private:
         return worst;
     }
 
+    // This thread's time on a processor and waiting for one, from /proc (invalid elsewhere).
     static SchedStat schedStat()
     {
         QFile file(QStringLiteral("/proc/thread-self/schedstat"));
@@ -134,7 +145,9 @@ private:
         return stat;
     }
 
-    double m_busyWork;
+    Reads m_reads;
+    double m_before;
+    mutable double m_after = -1; // read at the first budget()
     SchedStat m_start;
 };
 
