@@ -1,5 +1,6 @@
 #include <app/llm/httpmodelclient.h>
 #include <support/fakeopenaiserver.h>
+#include <support/testtimeouts.h>
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -10,6 +11,8 @@
 
 using namespace Sandcastle;
 using Sandcastle::Testing::FakeOpenAiServer;
+using Sandcastle::Testing::kLongWaitMs;
+using Sandcastle::Testing::kWaitMs;
 using Response = FakeOpenAiServer::Response;
 
 // Waits until expr holds or the time is up (QTRY_VERIFY would return from a non-void function).
@@ -60,7 +63,7 @@ struct Exchange
     void send() { client->send({Message::user(QStringLiteral("hi"))}, {}); }
 
     // Sends and waits for the end; true when exactly one of finished/error arrived.
-    bool run(int timeoutMs = 10000)
+    bool run(int timeoutMs = kWaitMs)
     {
         send();
         WAIT_UNTIL(finished->size() + errors->size() > 0, timeoutMs);
@@ -378,7 +381,7 @@ private Q_SLOTS:
                         << sse(FakeOpenAiServer::finishChunk(QStringLiteral("tool_calls")))
                         << sse("[DONE]");
         x.server.enqueue(response.withCrlfAndKeepAlives().byteByByte());
-        QVERIFY(x.run(20000));
+        QVERIFY(x.run(kLongWaitMs)); // a byte at a time
         QCOMPARE(x.completion().text, QStringLiteral("héllo ✓ 😀"));
         QCOMPARE(x.completion().toolCalls.size(), 1);
         QCOMPARE(x.completion().toolCalls.first().arguments,
@@ -444,7 +447,7 @@ private Q_SLOTS:
         response.delayMs = 20;
         x.server.enqueue(response);
         x.send();
-        QTRY_VERIFY_WITH_TIMEOUT(x.deltas->size() >= 3, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(x.deltas->size() >= 3, kWaitMs);
         x.client->cancel();
         const int seen = int(x.deltas->size());
         QVERIFY(x.client->partial().text.startsWith(QStringLiteral("w0 w1 w2 ")));
@@ -471,7 +474,7 @@ private Q_SLOTS:
         response.writes << all;
         x.server.enqueue(response);
         x.send();
-        QTRY_VERIFY_WITH_TIMEOUT(x.finished->size() == 1, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(x.finished->size() == 1, kWaitMs);
         QCOMPARE(int(x.deltas->size()), count);
         for (int i = 0; i < count; ++i)
             QCOMPARE(x.deltas->at(i).at(0).toString(), QStringLiteral("w%1 ").arg(i));
@@ -486,7 +489,7 @@ private Q_SLOTS:
                 y.client->cancel();
         });
         y.send();
-        QTRY_VERIFY_WITH_TIMEOUT(y.deltas->size() >= 101, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(y.deltas->size() >= 101, kWaitMs);
         QTest::qWait(300);
         QCOMPARE(int(y.deltas->size()), 101);
         QCOMPARE(y.finished->size(), 0);
