@@ -70,7 +70,7 @@ struct Harness
     {
         bool done = false;
         hub->prepare([&done] { done = true; });
-        if (!QTest::qWaitFor([&done] { return done; }, 30000))
+        if (!QTest::qWaitFor([&done] { return done; }, kLongWaitMs)) // node starting
             return false;
         for (const auto &tool : hub->tools())
             agent->tools().add(tool);
@@ -110,7 +110,7 @@ private Q_SLOTS:
         QSignalSpy output(h.agent.get(), &Agent::toolOutput);
         QSignalSpy finished(h.agent.get(), &Agent::finished);
         h.agent->start(QStringLiteral("echo hello"));
-        QVERIFY(finished.wait(20000));
+        QVERIFY(finished.wait(kWaitMs));
         QCOMPARE(finished.first().at(0).toString(), QStringLiteral("answered"));
         QCOMPARE(asked.size(), 0);
         QCOMPARE(h.toolResults().size(), 1);
@@ -137,14 +137,14 @@ private Q_SLOTS:
         QSignalSpy asked(h.agent.get(), &Agent::approvalRequested);
         QSignalSpy finished(h.agent.get(), &Agent::finished);
         h.agent->start(QStringLiteral("echo twice"));
-        QVERIFY(asked.wait(20000));
+        QVERIFY(asked.wait(kWaitMs));
         QCOMPARE(asked.last().at(1).toString(), Echo);
         QVERIFY(asked.last().at(2).toString().contains(QStringLiteral("one")));
         h.agent->approve(QString());
-        QVERIFY(asked.wait(20000));
+        QVERIFY(asked.wait(kWaitMs));
         QCOMPARE(asked.size(), 2);
         h.agent->approve(QString());
-        QVERIFY(finished.wait(20000));
+        QVERIFY(finished.wait(kWaitMs));
         QCOMPARE(h.toolResults().size(), 2);
         QVERIFY(h.toolResults().at(1).contains(QStringLiteral("Echo: two")));
     }
@@ -159,9 +159,9 @@ private Q_SLOTS:
         QSignalSpy asked(h.agent.get(), &Agent::approvalRequested);
         QSignalSpy finished(h.agent.get(), &Agent::finished);
         h.agent->start(QStringLiteral("echo twice"));
-        QVERIFY(asked.wait(20000));
+        QVERIFY(asked.wait(kWaitMs));
         h.agent->approve(QString());
-        QVERIFY(finished.wait(20000));
+        QVERIFY(finished.wait(kWaitMs));
         QCOMPARE(asked.size(), 1); // the second call went without asking
         QCOMPARE(h.toolResults().size(), 2);
         // Another conversation asks again.
@@ -169,10 +169,10 @@ private Q_SLOTS:
         h.client.script = {callEcho(QStringLiteral("c3"), QStringLiteral("three")),
                            answer(QStringLiteral("ok"))};
         h.agent->start(QStringLiteral("echo again"));
-        QVERIFY(asked.wait(20000));
+        QVERIFY(asked.wait(kWaitMs));
         QCOMPARE(asked.size(), 2);
         h.agent->approve(QString());
-        QVERIFY(finished.wait(20000));
+        QVERIFY(finished.wait(kWaitMs));
     }
 
     void aDenialGoesBackToTheModelAsAToolResult()
@@ -184,9 +184,9 @@ private Q_SLOTS:
         QSignalSpy asked(h.agent.get(), &Agent::approvalRequested);
         QSignalSpy finished(h.agent.get(), &Agent::finished);
         h.agent->start(QStringLiteral("echo"));
-        QVERIFY(asked.wait(20000));
+        QVERIFY(asked.wait(kWaitMs));
         h.agent->reject(QStringLiteral("not now"));
-        QVERIFY(finished.wait(20000));
+        QVERIFY(finished.wait(kWaitMs));
         QCOMPARE(finished.first().at(0).toString(), QStringLiteral("answered"));
         QCOMPARE(h.toolResults().size(), 1);
         QVERIFY2(h.toolResults().first().contains(
@@ -203,12 +203,12 @@ private Q_SLOTS:
         QVERIFY(stdio);
         ::kill(static_cast<pid_t>(stdio->processId()), SIGKILL);
         QVERIFY(QTest::qWaitFor(
-            [&h] { return h.hub->failures().contains(QStringLiteral("everything")); }, 10000));
+            [&h] { return h.hub->failures().contains(QStringLiteral("everything")); }, kWaitMs));
         h.client.script = {callEcho(QStringLiteral("c1"), QStringLiteral("anyone")),
                            answer(QStringLiteral("it is down"))};
         QSignalSpy finished(h.agent.get(), &Agent::finished);
         h.agent->start(QStringLiteral("echo"));
-        QVERIFY(finished.wait(20000));
+        QVERIFY(finished.wait(kWaitMs));
         QCOMPARE(finished.first().at(0).toString(), QStringLiteral("answered"));
         QVERIFY2(h.toolResults().first().contains(QStringLiteral("is not connected")),
                  qPrintable(h.toolResults().first()));

@@ -43,7 +43,7 @@ QStringList toolNames(const McpClient &client)
     return names;
 }
 
-bool waitReady(McpClient &client, int timeoutMs = 30000)
+bool waitReady(McpClient &client, int timeoutMs = kLongWaitMs) // node starting
 {
     if (client.state() == McpClient::State::Idle)
         client.start();
@@ -84,10 +84,10 @@ private Q_SLOTS:
         QVERIFY(toolNames(client).contains(QStringLiteral("get-sum")));
         // Told of roots, the server registers a tool after the handshake and says so with
         // notifications/tools/list_changed: the list is read again.
-        QVERIFY(changed.wait(10000) || !changed.isEmpty());
+        QVERIFY(changed.wait(kWaitMs) || !changed.isEmpty());
         QVERIFY(QTest::qWaitFor(
             [&client] { return toolNames(client).contains(QStringLiteral("get-roots-list")); },
-            10000));
+            kWaitMs));
         client.close();
     }
 
@@ -97,14 +97,14 @@ private Q_SLOTS:
         QVERIFY2(waitReady(client), qPrintable(client.error()));
         Answer answer;
         client.callTool(
-            QStringLiteral("echo"), {{"message", "hello from sandcastle"}}, 10000, into(answer));
-        QVERIFY(QTest::qWaitFor([&answer] { return answer.done; }, 10000));
+            QStringLiteral("echo"), {{"message", "hello from sandcastle"}}, kWaitMs, into(answer));
+        QVERIFY(QTest::qWaitFor([&answer] { return answer.done; }, kWaitMs));
         QVERIFY2(answer.result, qPrintable(answer.result.error()));
         QVERIFY(textOf(answer.result.value()).contains(QStringLiteral("hello from sandcastle")));
         // Arguments the tool refuses come back as an error, not a crash.
         Answer wrong;
-        client.callTool(QStringLiteral("get-sum"), {{"a", "not a number"}}, 10000, into(wrong));
-        QVERIFY(QTest::qWaitFor([&wrong] { return wrong.done; }, 10000));
+        client.callTool(QStringLiteral("get-sum"), {{"a", "not a number"}}, kWaitMs, into(wrong));
+        QVERIFY(QTest::qWaitFor([&wrong] { return wrong.done; }, kWaitMs));
         const bool refused
             = !wrong.result || McpTool::resultJson(wrong.result.value(), 1000)["status"] == "error";
         QVERIFY(refused);
@@ -120,8 +120,8 @@ private Q_SLOTS:
         QVERIFY2(waitReady(client), qPrintable(client.error()));
         Answer answer;
         client.callTool(
-            QStringLiteral("get-tiny-image"), nlohmann::json::object(), 10000, into(answer));
-        QVERIFY(QTest::qWaitFor([&answer] { return answer.done; }, 10000));
+            QStringLiteral("get-tiny-image"), nlohmann::json::object(), kWaitMs, into(answer));
+        QVERIFY(QTest::qWaitFor([&answer] { return answer.done; }, kWaitMs));
         QVERIFY2(answer.result, qPrintable(answer.result.error()));
         QStringList written;
         QStringList mimes;
@@ -154,14 +154,14 @@ private Q_SLOTS:
         QVERIFY(http && !http->sessionId().isEmpty());
         QVERIFY(toolNames(client).contains(QStringLiteral("get-sum")));
         Answer answer;
-        client.callTool(QStringLiteral("get-sum"), {{"a", 2}, {"b", 40}}, 10000, into(answer));
-        QVERIFY(QTest::qWaitFor([&answer] { return answer.done; }, 10000));
+        client.callTool(QStringLiteral("get-sum"), {{"a", 2}, {"b", 40}}, kWaitMs, into(answer));
+        QVERIFY(QTest::qWaitFor([&answer] { return answer.done; }, kWaitMs));
         QVERIFY2(answer.result, qPrintable(answer.result.error()));
         QVERIFY(textOf(answer.result.value()).contains(QStringLiteral("42")));
         // The list_changed notification reaches us over HTTP too.
         QVERIFY(QTest::qWaitFor(
             [&client] { return toolNames(client).contains(QStringLiteral("get-roots-list")); },
-            10000));
+            kWaitMs));
         client.close();
     }
 
@@ -182,16 +182,16 @@ private Q_SLOTS:
         Answer listed;
         client.callTool(QStringLiteral("list_directory"),
                         {{"path", folder.path().toStdString()}},
-                        10000,
+                        kWaitMs,
                         into(listed));
-        QVERIFY(QTest::qWaitFor([&listed] { return listed.done; }, 10000));
+        QVERIFY(QTest::qWaitFor([&listed] { return listed.done; }, kWaitMs));
         QVERIFY2(listed.result, qPrintable(listed.result.error()));
         QVERIFY(textOf(listed.result.value()).contains(QStringLiteral("notes.txt")));
         // Outside its folder the server refuses, and the refusal is an error result.
         Answer outside;
         client.callTool(
-            QStringLiteral("read_text_file"), {{"path", "/etc/hostname"}}, 10000, into(outside));
-        QVERIFY(QTest::qWaitFor([&outside] { return outside.done; }, 10000));
+            QStringLiteral("read_text_file"), {{"path", "/etc/hostname"}}, kWaitMs, into(outside));
+        QVERIFY(QTest::qWaitFor([&outside] { return outside.done; }, kWaitMs));
         const nlohmann::json result = outside.result
                                           ? McpTool::resultJson(outside.result.value(), 4000)
                                           : Tools::errorJson(outside.result.error());
@@ -210,7 +210,7 @@ private Q_SLOTS:
         McpHub hub(config.fileName());
         bool prepared = false;
         hub.prepare([&prepared] { prepared = true; });
-        QVERIFY(QTest::qWaitFor([&prepared] { return prepared; }, 30000));
+        QVERIFY(QTest::qWaitFor([&prepared] { return prepared; }, kLongWaitMs));
         McpClient *client = hub.client(QStringLiteral("everything"));
         QVERIFY(client && client->state() == McpClient::State::Ready);
         Answer answer;
@@ -221,7 +221,7 @@ private Q_SLOTS:
         QTest::qWait(500);
         QVERIFY(serverPid(*client) > 0);
         ::kill(static_cast<pid_t>(serverPid(*client)), SIGKILL);
-        QVERIFY(QTest::qWaitFor([&answer] { return answer.done; }, 10000));
+        QVERIFY(QTest::qWaitFor([&answer] { return answer.done; }, kWaitMs));
         QVERIFY(!answer.result);
         QVERIFY2(answer.result.error().contains(QStringLiteral("ended abnormally")),
                  qPrintable(answer.result.error()));
@@ -229,7 +229,7 @@ private Q_SLOTS:
         // The next conversation turn starts it again.
         prepared = false;
         hub.prepare([&prepared] { prepared = true; });
-        QVERIFY(QTest::qWaitFor([&prepared] { return prepared; }, 30000));
+        QVERIFY(QTest::qWaitFor([&prepared] { return prepared; }, kLongWaitMs));
         QVERIFY(hub.client(QStringLiteral("everything"))->state() == McpClient::State::Ready);
         QVERIFY(!hub.tools().isEmpty());
     }
@@ -242,7 +242,7 @@ private Q_SLOTS:
         ::kill(static_cast<pid_t>(pid), SIGSTOP); // alive, silent
         Answer answer;
         client.callTool(QStringLiteral("echo"), {{"message", "anyone?"}}, 1500, into(answer));
-        QVERIFY(QTest::qWaitFor([&answer] { return answer.done; }, 10000));
+        QVERIFY(QTest::qWaitFor([&answer] { return answer.done; }, kWaitMs));
         ::kill(static_cast<pid_t>(pid), SIGCONT);
         QVERIFY(!answer.result);
         QVERIFY2(
@@ -250,8 +250,8 @@ private Q_SLOTS:
             qPrintable(answer.result.error()));
         // The connection itself is still there for the next call.
         Answer next;
-        client.callTool(QStringLiteral("echo"), {{"message", "again"}}, 10000, into(next));
-        QVERIFY(QTest::qWaitFor([&next] { return next.done; }, 10000));
+        client.callTool(QStringLiteral("echo"), {{"message", "again"}}, kWaitMs, into(next));
+        QVERIFY(QTest::qWaitFor([&next] { return next.done; }, kWaitMs));
         QVERIFY2(next.result, qPrintable(next.result.error()));
     }
 
@@ -278,7 +278,7 @@ private Q_SLOTS:
         McpServerConfig config = everythingOverStdio(QStringLiteral("missing"));
         config.command = QStringLiteral("/nonexistent/mcp-server");
         McpClient client(config);
-        QVERIFY(!waitReady(client, 10000));
+        QVERIFY(!waitReady(client, kWaitMs));
         QVERIFY2(client.error().contains(QStringLiteral("cannot start /nonexistent/mcp-server")),
                  qPrintable(client.error()));
         McpServerConfig unreachable;
@@ -286,7 +286,7 @@ private Q_SLOTS:
         unreachable.transport = McpServerConfig::Transport::Http;
         unreachable.url = QStringLiteral("http://127.0.0.1:%1/mcp").arg(freeLoopbackPort());
         McpClient http(unreachable);
-        QVERIFY(!waitReady(http, 10000));
+        QVERIFY(!waitReady(http, kWaitMs));
         QVERIFY2(http.error().contains(QStringLiteral("cannot reach")), qPrintable(http.error()));
     }
 };

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <app/mcp/mcpconfig.h>
+#include <support/testtimeouts.h>
 
 #include <QDir>
 #include <QProcess>
@@ -77,7 +78,7 @@ public:
         m_process.start(QStringLiteral("node"),
                         {mcpServerScript(QStringLiteral("server-everything")),
                          QStringLiteral("streamableHttp")});
-        m_process.waitForStarted(10000);
+        m_process.waitForStarted(kWaitMs);
     }
     ~EverythingOverHttp()
     {
@@ -86,7 +87,7 @@ public:
             m_process.kill();
         m_process.waitForFinished(3000);
     }
-    bool waitListening(int timeoutMs = 20000)
+    bool waitListening(int timeoutMs = kLongWaitMs) // node starting
     {
         QElapsedTimer clock;
         clock.start();
