@@ -5,6 +5,7 @@
 #include <support/fakeengine.h>
 #include <support/fakeopenaiserver.h>
 #include <support/personsfolder.h>
+#include <support/testtimeouts.h>
 #include <support/windowactions.h>
 #include <ui/chat/chatpane.h>
 #include <ui/chat/transcriptmodel.h>
@@ -163,11 +164,13 @@ private Q_SLOTS:
         QVERIFY(window.openFolder(project.path()));
         // The tree: an ignored file is grey, and gone when ignored files are hidden.
         WorkspaceModel *tree = window.filesPane()->model();
-        QTRY_VERIFY_WITH_TIMEOUT(tree->index(root + QStringLiteral("/debug.log")).isValid(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(tree->index(root + QStringLiteral("/debug.log")).isValid(),
+                                 kWaitMs);
         QVERIFY(tree->isIgnored(tree->index(root + QStringLiteral("/debug.log"))));
         QVERIFY(!tree->isIgnored(tree->index(root + QStringLiteral("/app.py"))));
         window.filesPane()->setShowIgnored(false);
-        QTRY_VERIFY_WITH_TIMEOUT(!tree->index(root + QStringLiteral("/debug.log")).isValid(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!tree->index(root + QStringLiteral("/debug.log")).isValid(),
+                                 kWaitMs);
         QVERIFY(tree->index(root + QStringLiteral("/app.py")).isValid());
         window.filesPane()->setShowIgnored(true);
         // The agent reads and edits one file and makes another (host tools: no engine needed).
@@ -192,7 +195,7 @@ private Q_SLOTS:
                     editorTexts << window.editor()->text();
                 });
         window.submitPrompt(QStringLiteral("fix the greeting"));
-        QTRY_VERIFY_WITH_TIMEOUT(badgeRow(window) >= 0, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(badgeRow(window) >= 0, kWaitMs);
         QVERIFY2(newTexts.size() >= 3, qPrintable(QString::number(newTexts.size())));
         QVERIFY(newTexts.contains(QString()) || newTexts.contains(QString(QLatin1Char('\''))));
         QCOMPARE(newTexts.last(), QStringLiteral("'hello'"));
@@ -210,25 +213,25 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(
             window.filesPane()->model()->isTurnChanged(
                 window.filesPane()->model()->index(root + QStringLiteral("/app.py"))),
-            5000);
+            kWaitMs);
 
         // A click on the badge opens the review: the files and the diff of the first.
         const int number = badge.data(TranscriptModel::CheckpointRole).toInt();
         Q_EMIT window.chatPane()->checkpointActivated(number);
         CheckpointReview *review = nullptr;
         QTRY_VERIFY_WITH_TIMEOUT((review = window.findChild<CheckpointReview *>()) != nullptr,
-                                 10000);
+                                 kWaitMs);
         QCOMPARE(review->fileList()->count(), 2);
         QVERIFY(review->fileList()->item(0)->text().startsWith(QLatin1String("app.py")));
         QTRY_VERIFY_WITH_TIMEOUT(review->shownDiff().contains(QLatin1String("+    return 'hello'")),
-                                 10000);
+                                 kWaitMs);
         QVERIFY(review->shownDiff().contains(QLatin1String("-    return 'helo'")));
 
         // Undo this turn: both files as before; the chat says so; the model will hear of it.
         review->setConfirmation([](const QString &) { return true; });
         QSignalSpy finished(window.controller(), &ConversationController::checkpointActionFinished);
         review->undoButton()->click();
-        QVERIFY(finished.wait(10000));
+        QVERIFY(finished.wait(kWaitMs));
         QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
         QCOMPARE(contentOf(root + QStringLiteral("/app.py")),
                  QByteArray("def greet():\n    return 'helo'\n"));
@@ -278,7 +281,7 @@ private Q_SLOTS:
         m_server.enqueueText(QStringLiteral("It is read-only."));
         QSignalSpy finished(window.agent(), &Agent::finished);
         window.submitPrompt(QStringLiteral("overwrite it"));
-        QVERIFY(finished.wait(20000));
+        QVERIFY(finished.wait(kWaitMs));
         QCOMPARE(contentOf(target + QStringLiteral("/data.csv")), QByteArray("a,b\n1,2\n"));
         QVERIFY(m_server.requests().size() >= 2);
         const QByteArray request = m_server.requests().at(m_server.requests().size() - 2).body;
@@ -304,7 +307,7 @@ private Q_SLOTS:
         QSignalSpy problems(window.controller(), &ConversationController::checkpointProblem);
         QSignalSpy finished(window.agent(), &Agent::finished);
         window.submitPrompt(QStringLiteral("write a note"));
-        QVERIFY(finished.wait(20000));
+        QVERIFY(finished.wait(kWaitMs));
         QVERIFY(!problems.isEmpty());
         QVERIFY2(problems.first().at(0).toString().contains(QLatin1String("gone")),
                  qPrintable(problems.first().at(0).toString()));
@@ -339,8 +342,9 @@ private Q_SLOTS:
         QVERIFY(open && open->isVisible());
         QTest::keyClicks(open->queryBox(), QStringLiteral("cleandat"));
         QTest::keyClick(open->queryBox(), Qt::Key_Return);
-        QTRY_COMPARE(window.editorPane()->currentFile(),
-                     QStringLiteral("analysis/steps/clean_data.py"));
+        QTRY_COMPARE_WITH_TIMEOUT(window.editorPane()->currentFile(),
+                                  QStringLiteral("analysis/steps/clean_data.py"),
+                                  kWaitMs);
         QVERIFY(!open->isVisible());
     }
 };
