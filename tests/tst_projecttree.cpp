@@ -5,6 +5,7 @@
 
 #include <support/modelcheck.h>
 #include <support/testfiles.h>
+#include <support/testtimeouts.h>
 
 #include <QCryptographicHash>
 #include <QDirIterator>
@@ -20,6 +21,7 @@
 #include <QtTest>
 
 using namespace Sandcastle;
+using Sandcastle::Testing::kWaitMs;
 using Sandcastle::Testing::writeFile;
 
 namespace {
@@ -47,7 +49,7 @@ bool git(const QString &folder, const QStringList &arguments)
     QProcess p;
     p.setWorkingDirectory(folder);
     p.start(QStringLiteral("git"), arguments);
-    return p.waitForFinished(20000) && p.exitCode() == 0;
+    return p.waitForFinished(kWaitMs) && p.exitCode() == 0;
 }
 
 } // namespace
@@ -63,7 +65,7 @@ class TestProjectTree : public QObject
         QModelIndex index;
         QElapsedTimer clock;
         clock.start();
-        while (!(index = model->reveal(relative)).isValid() && clock.elapsed() < 10000)
+        while (!(index = model->reveal(relative)).isValid() && clock.elapsed() < kWaitMs)
             QTest::qWait(20);
         return index;
     }
@@ -129,8 +131,8 @@ private Q_SLOTS:
         QVERIFY(button && button->isChecked());
         button->click();
         QVERIFY(!pane.showIgnored());
-        QTRY_VERIFY(!listed(model, QStringLiteral("run.log")));
-        QTRY_VERIFY(!listed(model, QStringLiteral("src/secret.txt")));
+        QTRY_VERIFY_WITH_TIMEOUT(!listed(model, QStringLiteral("run.log")), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!listed(model, QStringLiteral("src/secret.txt")), kWaitMs);
         QVERIFY(!listed(model, QStringLiteral("build")));
         QVERIFY(listed(model, QStringLiteral("main.py")));
         QVERIFY(listed(model, QStringLiteral("src/app.py")));
@@ -139,8 +141,8 @@ private Q_SLOTS:
         QVERIFY(!another.showIgnored());
         pane.setShowIgnored(true);
         QVERIFY(button->isChecked());
-        QTRY_VERIFY(listed(model, QStringLiteral("run.log")));
-        QTRY_VERIFY(listed(model, QStringLiteral("src/secret.txt")));
+        QTRY_VERIFY_WITH_TIMEOUT(listed(model, QStringLiteral("run.log")), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(listed(model, QStringLiteral("src/secret.txt")), kWaitMs);
     }
 
     void aFolderOfThousandsArrivesAtOnceAndFollowsTheDisk()
@@ -156,7 +158,7 @@ private Q_SLOTS:
         QVERIFY(many.isValid());
         QSignalSpy inserted(model, &QAbstractItemModel::rowsInserted);
         pane.view()->expand(many);
-        QTRY_COMPARE(model->rowCount(many), 3000);
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(many), 3000, kWaitMs);
         QCOMPARE(inserted.size(), 1);
         // Natural order: f2 before f10.
         QCOMPARE(model->index(2, 0, many).data().toString(), QStringLiteral("f2.txt"));
@@ -164,8 +166,8 @@ private Q_SLOTS:
         // Files that come and go show up and go.
         writeFile(root.filePath(QStringLiteral("many/new.txt")), "x");
         QVERIFY(QFile::remove(root.filePath(QStringLiteral("many/f7.txt"))));
-        QTRY_VERIFY(listed(model, QStringLiteral("many/new.txt")));
-        QTRY_VERIFY(!listed(model, QStringLiteral("many/f7.txt")));
+        QTRY_VERIFY_WITH_TIMEOUT(listed(model, QStringLiteral("many/new.txt")), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!listed(model, QStringLiteral("many/f7.txt")), kWaitMs);
         QCOMPARE(model->rowCount(many), 3000);
     }
 
@@ -210,7 +212,7 @@ private Q_SLOTS:
         QSignalSpy shown(&pane, &FilesPane::gitStatusShown);
         pane.setRoot(r);
         WorkspaceModel *model = pane.model();
-        QVERIFY(shown.wait(20000));
+        QVERIFY(shown.wait(kWaitMs));
         const QModelIndex changed = waitForRow(model, QStringLiteral("changed.py"));
         const QModelIndex fresh = waitForRow(model, QStringLiteral("new.py"));
         const QModelIndex inFresh = waitForRow(model, QStringLiteral("fresh/a.py"));
@@ -236,7 +238,7 @@ private Q_SLOTS:
 
         // Read again after a run, from the window coming back: still nothing written.
         pane.highlight({QStringLiteral("new.py")});
-        QVERIFY(shown.wait(20000));
+        QVERIFY(shown.wait(kWaitMs));
         QCOMPARE(hashTree(root.filePath(QStringLiteral(".git"))), before);
         // The check can fail: a plain `git status` does write here (it refreshes the index).
         QVERIFY(git(r, {QStringLiteral("status"), QStringLiteral("--porcelain")}));
@@ -284,14 +286,27 @@ private Q_SLOTS:
         pane.highlight({QStringLiteral("a.py")}); // a run: both marks on a.py
         QVERIFY(a.data(Qt::FontRole).value<QFont>().bold());
         QVERIFY(a.data(Qt::FontRole).value<QFont>().italic());
-        // The reads asked for so far are done (git's marks are read a moment after each ask).
-        QTRY_VERIFY(!gitRead.isEmpty());
-        QTest::qWait(600);
+        // The reads asked for so far are done (git's marks are read a moment after each ask, by a
+        // git process): none has come for a second and a half. (A fixed 600 ms after the first
+        // read raced a busy machine: a read still on its way counted as the next turn's.)
+        QElapsedTimer quiet;
+        quiet.start();
+        qsizetype seen = gitRead.size();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                if (gitRead.size() != seen) {
+                    seen = gitRead.size();
+                    quiet.restart();
+                }
+                return !gitRead.isEmpty() && quiet.elapsed() >= 1500;
+            }(),
+            kWaitMs);
         const qsizetype reads = gitRead.size();
         pane.markTurnChanges({QStringLiteral("src/b.py")}); // the next turn
         QVERIFY(!a.data(Qt::FontRole).value<QFont>().italic());
         QVERIFY(b.data(Qt::FontRole).value<QFont>().italic());
-        QTRY_COMPARE(gitRead.size(), reads + 1); // and git's marks are read again
+        // And git's marks are read again.
+        QTRY_COMPARE_WITH_TIMEOUT(gitRead.size(), reads + 1, kWaitMs);
     }
 
     void quickOpenFindsAFileByAFuzzyQueryAndEnterOpensIt()
@@ -313,25 +328,26 @@ private Q_SLOTS:
         pane.showQuickOpen();
         QuickOpen *open = pane.quickOpen();
         QVERIFY(open && open->isVisible());
-        QTRY_VERIFY(open->fileCount() > 0 && !open->isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(open->fileCount() > 0 && !open->isBusy(), kWaitMs);
         QCOMPARE(open->fileCount(), 5); // .gitignore, README.md, main.py, models.py, manual.md
         QTest::keyClicks(open->queryBox(), QStringLiteral("sapmain"));
-        QTRY_VERIFY(!open->isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(!open->isBusy(), kWaitMs);
         QCOMPARE(open->shownPaths().value(0), QStringLiteral("src/app/main.py"));
         QVERIFY(!open->shownPaths().contains(QStringLiteral("src/app/main.log")));
         QTest::keyClick(open->queryBox(), Qt::Key_Return);
-        QTRY_COMPARE(opened.size(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, kWaitMs);
         QCOMPARE(opened.first().at(0).toString(), QStringLiteral("src/app/main.py"));
         QVERIFY(!open->isVisible());
         // Selected in the tree, its folders read and opened on the way.
-        QTRY_COMPARE(pane.model()->relativePath(pane.view()->currentIndex()),
-                     QStringLiteral("src/app/main.py"));
+        QTRY_COMPARE_WITH_TIMEOUT(pane.model()->relativePath(pane.view()->currentIndex()),
+                                  QStringLiteral("src/app/main.py"),
+                                  kWaitMs);
 
         // Escape closes; nothing more is opened. Down moves to the next match.
         pane.showQuickOpen();
         QVERIFY(open->isVisible());
         open->queryBox()->setText(QStringLiteral("ma"));
-        QTRY_VERIFY(!open->isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(!open->isBusy(), kWaitMs);
         QCOMPARE(open->shownPaths().size(), 2); // main.py, manual.md
         QTest::keyClick(open->queryBox(), Qt::Key_Down);
         QCOMPARE(open->list()->currentRow(), 1);
