@@ -5,6 +5,7 @@
 #include <support/fakeopenaiserver.h>
 #include <support/personsfolder.h>
 #include <support/probewheel.h>
+#include <support/testtimeouts.h>
 #include <ui/chat/chatpane.h>
 #include <ui/chat/transcriptmodel.h>
 #include <ui/environment/environmentbar.h>
@@ -20,6 +21,8 @@
 
 using namespace Sandcastle;
 using Sandcastle::Testing::FakeOpenAiServer;
+using Sandcastle::Testing::kLongWaitMs;
+using Sandcastle::Testing::kWaitMs;
 
 // A folder with a requirements.txt opened in the real window, against the real daemon: the
 // environment bar asks (with the diff), Not now leaves the sandbox as it is, Build environment
@@ -113,14 +116,15 @@ private Q_SLOTS:
         QTest::mouseClick(approve, Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(environment->state() == ProjectEnvironment::State::Building
                                      || environment->state() == ProjectEnvironment::State::Ready,
-                                 10000);
+                                 kWaitMs);
         QTRY_VERIFY_WITH_TIMEOUT(environment->state() == ProjectEnvironment::State::Ready, 300000);
         const QString image = window.controller()->session()->config().image;
         if (image.startsWith(QStringLiteral("sandcastle-env:")))
             m_tags << image;
         QVERIFY2(image.startsWith(QStringLiteral("sandcastle-env:")), qPrintable(image));
         QVERIFY(!bar->isVisible());
-        QTRY_VERIFY_WITH_TIMEOUT(!restarted.isEmpty(), 10000);
+        // The sandbox moves to the new image once nothing runs in it (its release, a new start).
+        QTRY_VERIFY_WITH_TIMEOUT(!restarted.isEmpty(), kLongWaitMs);
         QVERIFY2(lastNotice(window).contains(image), qPrintable(lastNotice(window)));
 
         // The person's next run has the package, and still no network.
@@ -153,7 +157,7 @@ private Q_SLOTS:
         QTest::mouseClick(bar->findChild<QPushButton *>(QStringLiteral("environmentApprove")),
                           Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(label->text().contains(QStringLiteral("building environment")),
-                                 20000);
+                                 kWaitMs);
         QTRY_VERIFY_WITH_TIMEOUT(window.controller()->environment()->state()
                                      == ProjectEnvironment::State::Failed,
                                  300000);
