@@ -5,6 +5,7 @@
 
 #include <support/modelcheck.h>
 #include <support/testfiles.h>
+#include <support/testtimeouts.h>
 
 #include <QElapsedTimer>
 #include <QImage>
@@ -18,6 +19,7 @@
 #include <QtTest>
 
 using namespace Sandcastle;
+using Sandcastle::Testing::kWaitMs;
 using Sandcastle::Testing::writeFile;
 
 // The files pane's previews, on real files, offscreen.
@@ -35,7 +37,7 @@ class TestFilesPane : public QObject
         pane.preview(relative);
         QElapsedTimer clock;
         clock.start();
-        while (clock.elapsed() < 10000) {
+        while (clock.elapsed() < kWaitMs) {
             for (const QList<QVariant> &args : std::as_const(shown)) {
                 if (args.at(0).toString() == relative && pane.previewedFile() == relative)
                     return args.at(1).value<FilePreview::Kind>();
@@ -154,8 +156,9 @@ private Q_SLOTS:
         QFile file(workspace.filePath(QStringLiteral("table.csv")));
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll(), QByteArray("a,b\r\n1,2\r\n"));
-        QTRY_VERIFY(!shown.isEmpty());
-        QTRY_COMPARE(shown.last().at(0).toString(), QStringLiteral("table-2.csv"));
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), kWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            shown.last().at(0).toString(), QStringLiteral("table-2.csv"), kWaitMs);
         // No workspace to write into (a file where the folder should be): a clear error.
         writeFile(workspace.filePath(QStringLiteral("plain")), "not a folder");
         FilesPane nowhere;
@@ -210,11 +213,12 @@ private Q_SLOTS:
         checkModel(pane.model());
         pane.show();
         pane.setRoot(m_workspace.path());
-        QTRY_VERIFY(
-            pane.model()->index(m_workspace.filePath(QStringLiteral("data.csv"))).isValid());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            pane.model()->index(m_workspace.filePath(QStringLiteral("data.csv"))).isValid(),
+            kWaitMs);
         QSignalSpy shown(&pane, &FilesPane::previewShown);
         pane.highlight({QStringLiteral("data.csv"), QStringLiteral("script.py")});
-        QVERIFY(shown.wait(10000));
+        QVERIFY(shown.wait(kWaitMs));
         QCOMPARE(shown.last().at(0).toString(), QStringLiteral("data.csv"));
         const QModelIndex csv
             = pane.model()->index(m_workspace.filePath(QStringLiteral("data.csv")));
@@ -235,10 +239,12 @@ private Q_SLOTS:
         WorkspaceModel *model = pane.model();
         QModelIndex csv;
         QModelIndex link;
-        QTRY_VERIFY(
-            (csv = model->index(m_workspace.filePath(QStringLiteral("data.csv")))).isValid());
-        QTRY_VERIFY(
-            (link = model->index(m_workspace.filePath(QStringLiteral("passwd")))).isValid());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (csv = model->index(m_workspace.filePath(QStringLiteral("data.csv")))).isValid(),
+            kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (link = model->index(m_workspace.filePath(QStringLiteral("passwd")))).isValid(),
+            kWaitMs);
         QVERIFY(model->flags(csv) & Qt::ItemIsDragEnabled);
         QVERIFY(!(model->flags(link) & Qt::ItemIsDragEnabled));
         std::unique_ptr<QMimeData> data(model->mimeData({csv, link}));
