@@ -3,6 +3,7 @@
 #include <ui/chat/transcriptmodel.h>
 
 #include <support/modelcheck.h>
+#include <support/testtimeouts.h>
 
 #include <QListView>
 #include <QSignalSpy>
@@ -96,7 +97,7 @@ private Q_SLOTS:
                     .data(TranscriptModel::TextRole)
                     .toString()
                     .endsWith(QStringLiteral("tok999 ")));
-        QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 1, 1000);
+        QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 1, Sandcastle::Testing::kWaitMs);
         QCOMPARE(model.pendingRows(), 0);
         QVERIFY(roleAt(model, 0, TranscriptModel::StreamingRole).toBool());
         model.appendAssistantText(QStringLiteral("last"));
