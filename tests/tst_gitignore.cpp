@@ -1,4 +1,5 @@
 #include <base/gitignore.h>
+#include <support/testtimeouts.h>
 
 #include <QDir>
 #include <QFile>
@@ -133,7 +134,7 @@ private Q_SLOTS:
             p.start(git, args);
             p.write(input);
             p.closeWriteChannel();
-            p.waitForFinished(10000);
+            p.waitForFinished(Sandcastle::Testing::kWaitMs);
             return p.readAllStandardOutput();
         };
         run({QStringLiteral("init"), QStringLiteral("-q")});

@@ -1,6 +1,7 @@
 // ProcessReaper: a process handed over is killed and deleted once its end is read, and what is
 // still alive when the application object goes is waited for then, without QProcess's warning.
 #include <sandbox/processreaper.h>
+#include <support/testtimeouts.h>
 
 #include <QCoreApplication>
 #include <QPointer>
@@ -51,7 +52,7 @@ private Q_SLOTS:
         QVERIFY(process->waitForStarted());
         const qint64 pid = process->processId();
         ProcessReaper::reap(process);
-        QTRY_VERIFY(process.isNull());
+        QTRY_VERIFY_WITH_TIMEOUT(process.isNull(), Sandcastle::Testing::kWaitMs);
         QVERIFY(!exists(pid));
     }
 

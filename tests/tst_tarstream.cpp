@@ -4,6 +4,7 @@
 // bytes than the quota, malformed and cut-short archives.
 #include <sandbox/tarextractor.h>
 #include <sandbox/tarstream.h>
+#include <support/testtimeouts.h>
 
 #include <QDir>
 #include <QFile>
@@ -101,7 +102,7 @@ private Q_SLOTS:
                    out.path()});
         tar.write(stream);
         tar.closeWriteChannel();
-        QVERIFY(tar.waitForFinished(10000));
+        QVERIFY(tar.waitForFinished(Sandcastle::Testing::kWaitMs));
         QCOMPARE(tar.exitCode(), 0);
         QCOMPARE(readFile(out.filePath(longName)), QByteArray("long\n"));
         // GNU tar's own archive (its default format, long names in 'L' entries) read by us.
@@ -115,7 +116,7 @@ private Q_SLOTS:
                       QStringLiteral("-C"),
                       out.path(),
                       QStringLiteral(".")});
-        QVERIFY(create.waitForFinished(10000));
+        QVERIFY(create.waitForFinished(Sandcastle::Testing::kWaitMs));
         QTemporaryDir back;
         TarExtractor extractor(back.path(), 1 << 20);
         QVERIFY(extract(extractor, create.readAllStandardOutput(), 4096));

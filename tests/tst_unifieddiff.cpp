@@ -1,4 +1,5 @@
 #include <app/agent/unifieddiff.h>
+#include <support/testtimeouts.h>
 
 #include <QFile>
 #include <QProcess>
@@ -27,7 +28,7 @@ class TestUnifiedDiff : public QObject
                     {QStringLiteral("--quiet"), QStringLiteral("agent.py")});
         patch.write(diff.toUtf8());
         patch.closeWriteChannel();
-        if (!patch.waitForFinished(10000) || patch.exitCode() != 0)
+        if (!patch.waitForFinished(Sandcastle::Testing::kWaitMs) || patch.exitCode() != 0)
             return QStringLiteral("<patch failed: %1>").arg(QString::fromUtf8(patch.readAll()));
         QFile result(dir.filePath(QStringLiteral("agent.py")));
         result.open(QIODevice::ReadOnly);
