@@ -2,6 +2,7 @@
 #include <app/llm/modelcatalog.h>
 #include <app/llm/providers.h>
 #include <support/fakeopenaiserver.h>
+#include <support/testtimeouts.h>
 
 #include <QFile>
 #include <QSettings>
@@ -241,14 +242,14 @@ private Q_SLOTS:
         ClientConfig config;
         config.baseUrl = QUrl(server.baseUrl());
         catalog.fetch(config);
-        QVERIFY(ready.wait(10000));
+        QVERIFY(ready.wait(Sandcastle::Testing::kWaitMs));
         QCOMPARE(ready.first().at(0).toStringList(),
                  (QStringList{QStringLiteral("llama3.1:8b"), QStringLiteral("qwen2.5-coder:7b")}));
 
         server.setModels({}, 401);
         QSignalSpy failed(&catalog, &ModelCatalog::errorOccurred);
         catalog.fetch(config);
-        QVERIFY(failed.wait(10000));
+        QVERIFY(failed.wait(Sandcastle::Testing::kWaitMs));
         QVERIFY(failed.first().at(0).toString().contains(QStringLiteral("401")));
     }
 };

@@ -2,6 +2,7 @@
 #include <app/store/conversationstore.h>
 #include <app/store/storeschema.h>
 #include <sandbox/containerengine.h>
+#include <support/testtimeouts.h>
 
 #include <QFile>
 #include <QProcess>
@@ -314,7 +315,8 @@ private Q_SLOTS:
         // A ticket, polled, settles without the caller waiting on the disk.
         const ConversationStore::FlushTicket ticket = store.requestFlush();
         std::optional<Result<bool>> settled;
-        QTRY_VERIFY_WITH_TIMEOUT((settled = store.flushed(ticket)).has_value(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT((settled = store.flushed(ticket)).has_value(),
+                                 Sandcastle::Testing::kWaitMs);
         QVERIFY2(*settled, qPrintable(settled->error()));
         const QList<StoredRun> runs = store.runs(QStringLiteral("c")).value();
         QCOMPARE(runs.size(), 2);

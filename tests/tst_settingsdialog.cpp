@@ -1,6 +1,7 @@
 #include <app/appsettings.h>
 #include <support/fakeopenaiserver.h>
 #include <support/mcpservers.h>
+#include <support/testtimeouts.h>
 #include <ui/settings/mcppage.h>
 #include <ui/settings/settingsdialog.h>
 
@@ -106,7 +107,7 @@ private Q_SLOTS:
         QSignalSpy refreshed(&dialog, &SettingsDialog::modelsRefreshed);
         QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("refreshModels")),
                           Qt::LeftButton);
-        QVERIFY(refreshed.wait(10000));
+        QVERIFY(refreshed.wait(Sandcastle::Testing::kWaitMs));
         QCOMPARE(refreshed.first().at(0).toInt(), 2);
         QCOMPARE(dialog.modelBox()->count(), 2);
         QCOMPARE(dialog.modelBox()->currentText(), QStringLiteral("fake-model"));
@@ -181,7 +182,9 @@ private Q_SLOTS:
         QCOMPARE(page->list()->count(), 1);
         QVERIFY(page->list()->item(0)->text().startsWith(QStringLiteral("everything")));
         page->testServer();
-        QTRY_VERIFY_WITH_TIMEOUT(page->testReport().contains(QStringLiteral("• echo")), 30000);
+        // The server is started (node) and asked for its tools.
+        QTRY_VERIFY_WITH_TIMEOUT(page->testReport().contains(QStringLiteral("• echo")),
+                                 Sandcastle::Testing::kLongWaitMs);
         page->addServer();
         QCOMPARE(page->list()->count(), 2);
         auto *name = page->findChild<QLineEdit *>(QStringLiteral("mcpName"));
