@@ -1,10 +1,12 @@
 #include <app/llm/eventpump.h>
+#include <support/testtimeouts.h>
 
 #include <QElapsedTimer>
 #include <QThread>
 #include <QtTest>
 
 using namespace Sandcastle;
+using Sandcastle::Testing::kWaitMs;
 
 // The pump hands a stream's events over a slice of time at a time, in order, and lets the event
 // loop run between slices.
@@ -49,7 +51,7 @@ private Q_SLOTS:
             timerRan = true;
             handledWhenTimerRan = int(handled.size());
         });
-        QTRY_VERIFY_WITH_TIMEOUT(drained, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(drained, kWaitMs);
         QVERIFY(timerRan);
         QVERIFY2(handledWhenTimerRan < 80, "the loop did not run between slices");
         QCOMPARE(handledWhenDrained, 80);
@@ -80,6 +82,9 @@ private Q_SLOTS:
         pump.push(events(0, 100));
         QVERIFY(handled.size() < 10); // the first slice ends before the error
         pump.whenDrained([&] { drained = true; });
+        // The rest of the ten, a millisecond each, over the next slices: waited for (a fixed
+        // 50 ms could end first on a busy machine). Then nothing more comes.
+        QTRY_COMPARE_WITH_TIMEOUT(handled.size(), 10, kWaitMs);
         QTest::qWait(50);
         QCOMPARE(handled.size(), 10);
         QVERIFY(pump.isEmpty());
@@ -104,7 +109,7 @@ private Q_SLOTS:
         QVERIFY(!drained);
         // And it works again afterwards.
         pump.push(events(0, 3));
-        QTRY_COMPARE(handled, before + 3);
+        QTRY_COMPARE_WITH_TIMEOUT(handled, before + 3, kWaitMs);
     }
 };
 
