@@ -2,6 +2,7 @@
 #include <support/dockercheck.h>
 #include <support/fakeopenaiserver.h>
 #include <support/securitycase.h>
+#include <support/testtimeouts.h>
 
 #include <nlohmann/json.hpp>
 
@@ -435,7 +436,8 @@ private Q_SLOTS:
                 out += process.readAllStandardOutput();
             }
             ::kill(pid_t(process.processId()), SIGINT);
-            const bool ended = process.waitForFinished(20000);
+            // Its end includes stopping its sandbox, through a daemon other jobs may keep busy.
+            const bool ended = process.waitForFinished(Sandcastle::Testing::kLongWaitMs);
             out += process.readAllStandardOutput();
             return std::make_tuple(ended, process.exitCode(), out);
         };
