@@ -21,7 +21,7 @@
 #include <optional>
 
 using namespace Sandcastle;
-using Sandcastle::Testing::kLongWaitMs;
+using Sandcastle::Testing::kWaitMs;
 using Sandcastle::Testing::LoadGauge;
 
 // Project environments against the real daemon: a derived image built once from apt.txt and a
@@ -364,7 +364,7 @@ private Q_SLOTS:
                                             QStringLiteral("--format"),
                                             QStringLiteral("{{.Command}}")})
                                       .stdoutData.contains("pip install"),
-                                 kLongWaitMs);
+                                 kWaitMs);
     }
 };
 

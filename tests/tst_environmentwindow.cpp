@@ -21,7 +21,6 @@
 
 using namespace Sandcastle;
 using Sandcastle::Testing::FakeOpenAiServer;
-using Sandcastle::Testing::kLongWaitMs;
 using Sandcastle::Testing::kWaitMs;
 
 // A folder with a requirements.txt opened in the real window, against the real daemon: the
@@ -124,7 +123,7 @@ private Q_SLOTS:
         QVERIFY2(image.startsWith(QStringLiteral("sandcastle-env:")), qPrintable(image));
         QVERIFY(!bar->isVisible());
         // The sandbox moves to the new image once nothing runs in it (its release, a new start).
-        QTRY_VERIFY_WITH_TIMEOUT(!restarted.isEmpty(), kLongWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!restarted.isEmpty(), kWaitMs);
         QVERIFY2(lastNotice(window).contains(image), qPrintable(lastNotice(window)));
 
         // The person's next run has the package, and still no network.

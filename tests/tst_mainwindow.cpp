@@ -59,7 +59,6 @@
 
 using namespace Sandcastle;
 using Sandcastle::Testing::FakeOpenAiServer;
-using Sandcastle::Testing::kLongWaitMs;
 using Sandcastle::Testing::kWaitMs;
 using Sandcastle::Testing::LoadGauge;
 using Sandcastle::Testing::residentKiB;
@@ -917,7 +916,7 @@ private Q_SLOTS:
         if (qEnvironmentVariable("CI") == QLatin1String("true"))
             QTRY_VERIFY_WITH_TIMEOUT(
                 !window.welcomePanel()->sandboxLabel()->isVisibleTo(window.welcomePanel()),
-                kLongWaitMs);
+                kWaitMs);
     }
 
     void aServerErrorShowsARetryThatAsksAgain()

@@ -180,7 +180,7 @@ private Q_SLOTS:
         session.runPython(QStringLiteral("import time; time.sleep(0.3)"));
         session.runPython(QStringLiteral("print('refused')"));
         QVERIFY(finished.wait(kLongWaitMs));
-        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, kLongWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, Sandcastle::Testing::kWaitMs);
         QTest::qWait(200);
         QCOMPARE(finished.size(), 2);
         QCOMPARE(finished.at(0).at(0).value<ExecutionResult>().status,

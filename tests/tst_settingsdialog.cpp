@@ -184,7 +184,7 @@ private Q_SLOTS:
         page->testServer();
         // The server is started (node) and asked for its tools.
         QTRY_VERIFY_WITH_TIMEOUT(page->testReport().contains(QStringLiteral("• echo")),
-                                 Sandcastle::Testing::kLongWaitMs);
+                                 Sandcastle::Testing::kWaitMs);
         page->addServer();
         QCOMPARE(page->list()->count(), 2);
         auto *name = page->findChild<QLineEdit *>(QStringLiteral("mcpName"));
