@@ -141,14 +141,15 @@ private Q_SLOTS:
         const ExecutionResult result
             = run(session, QStringLiteral("bomb() { bomb | bomb & }; bomb; sleep 30"), true, 4000);
         QVERIFY2(result.status == ExecutionResult::Status::Timeout, qPrintable(describe(result)));
+        const qint64 late = ticker.worstLateMs(); // before the gauge's busy work holds the loop
         const LoadGauge::Budget lateLimit = load.budget(1000);
-        QVERIFY2(ticker.worstLateMs() < lateLimit.ms,
+        QVERIFY2(late < lateLimit.ms,
                  qPrintable(QStringLiteral("host timer late by %1 ms, over %2")
-                                .arg(ticker.worstLateMs())
+                                .arg(late)
                                 .arg(lateLimit.describe())));
         QVERIFY(answersAgain(session));
         c.note(QStringLiteral("stopped at the time limit; host timer late by at most %1 ms")
-                   .arg(ticker.worstLateMs()));
+                   .arg(late));
     }
 
     void aMemoryBombIsKilledAtTheLimit()
@@ -199,15 +200,16 @@ private Q_SLOTS:
         QVERIFY2(ok, qPrintable(result.stdoutText));
         // --cpus 1: four busy processes share one CPU (a little slack for accounting).
         QVERIFY2(cpus <= 1.15, qPrintable(result.stdoutText));
+        const qint64 late = ticker.worstLateMs(); // before the gauge's busy work holds the loop
         const LoadGauge::Budget lateLimit = load.budget(250);
-        QVERIFY2(ticker.worstLateMs() < lateLimit.ms,
+        QVERIFY2(late < lateLimit.ms,
                  qPrintable(QStringLiteral("host timer late by %1 ms, over %2")
-                                .arg(ticker.worstLateMs())
+                                .arg(late)
                                 .arg(lateLimit.describe())));
         c.note(QStringLiteral("4 burning processes got %1 CPUs together; host timer late by at "
                               "most %2 ms")
                    .arg(cpus, 0, 'f', 2)
-                   .arg(ticker.worstLateMs()));
+                   .arg(late));
     }
 
     void fillingTmpStopsAtItsSize()
