@@ -46,12 +46,13 @@ inline constexpr int kLongWaitMs = int(timeBudgetMs(60000));
 //     clock: the machine as other jobs leave it to the test while the test's work is not
 //     running;
 //   - over the work, unless made with Reads::BeforeAndAfter, the share of the thread's runnable
-//     time that it waited for a processor (Linux's schedstat): other jobs as they were while the
-//     work ran, a load that comes and goes too, and also the test's own other threads and
-//     processes where they and the other jobs outnumber the cores (busy work alone misses those,
-//     and a loaded machine's stall holds them). A test whose work is itself a load on the
-//     machine (a sandbox burning CPU), and which asserts how the host fares under it, reads only
-//     before and after.
+//     time that it waited for a processor (Linux's schedstat). That follows a load that comes
+//     and goes, and it counts the test's own other threads (a fake server's) whenever they and
+//     the other jobs together outnumber the cores, as the stall then does too (busy work alone
+//     reads too little there); on an idle machine it is 1 unless the test's own threads alone
+//     outnumber the cores. A test whose work is itself a load on the machine (a sandbox
+//     burning CPU, a flood of output through the engine), and which asserts how the host fares
+//     under it, reads only before and after: that load is what the bound is about.
 // The factor is the largest of these, never below 1: about 1 on an idle machine, 2 or more while
 // another job keeps every core busy. The code's own time, running or blocked, is not in it: a
 // bound of `idleMs` times the factor still fails when the code itself is slow.
