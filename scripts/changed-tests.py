@@ -5,9 +5,10 @@
 
 Prints two lines: the build targets those tests need, then a ctest regular expression naming
 them (empty lines when nothing changed that a test depends on). What a test depends on comes
-from the build itself: the executables and scripts of its command line and environment, every
-source ninja builds them from (`ninja -t inputs`) and every header those units included (the
-deps log of the last build). A change to the build description (CMakeLists.txt, cmake/,
+from the build itself: the executables and scripts of its command line and environment, the
+units linked into each executable (its debug information: of a static library only the members
+it uses), every header those units included (the deps log of the last build) and the data files
+ninja builds it from (`ninja -t inputs`: resources, translations). A change to the build description (CMakeLists.txt, cmake/,
 CMakePresets.json) selects every test. Files that no test depends on are listed on stderr.
 """
 import json
@@ -41,14 +42,39 @@ def deps_log(build):
     return deps
 
 
-def target_files(build, target, deps):
-    """Every file the build target is made from: sources and what they include."""
-    files = {os.path.normpath(os.path.join(build, f))
-             for f in run(["ninja", "-t", "inputs", target], build).split("\n") if f}
-    for command in run(["ninja", "-t", "commands", target], build).split("\n"):
-        match = re.search(r"\s-o\s+(\S+\.o)\b", command)
-        if match:
-            files.update(deps.get(match.group(1), []))
+CPP = (".cpp", ".cxx", ".cc", ".c", ".h", ".hpp", ".hxx")
+
+
+def compiled_units(executable):
+    """The source files compiled into an executable, from its debug information (every preset
+    that runs tests has line tables): from a static library only the members it linked."""
+    try:
+        dump = subprocess.run(["readelf", "--debug-dump=info", "--dwarf-depth=1", executable],
+                              check=True, capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return set()
+    units, in_unit = set(), False
+    for line in dump.split("\n"):
+        if "DW_TAG_compile_unit" in line:
+            in_unit = True
+        elif in_unit and "DW_AT_name" in line:
+            units.add(os.path.normpath(line.rsplit(": ", 1)[-1].strip()))
+            in_unit = False
+    return units
+
+
+def target_files(build, target, deps, objects):
+    """Every file the build target is made from: the units linked into it with what they
+    included, and the data files the build reads for it (resources, scripts)."""
+    inputs = {os.path.normpath(os.path.join(build, f))
+              for f in run(["ninja", "-t", "inputs", target], build).split("\n") if f}
+    units = compiled_units(os.path.join(build, target))
+    if not units:  # no debug information: whatever ninja builds it from
+        units = {f for f in inputs if f.endswith(CPP)}
+    files = {f for f in inputs if not f.endswith(CPP)} | units
+    for unit in units:
+        for obj in objects.get(unit, []):
+            files.update(deps.get(obj, []))
     return files
 
 
@@ -66,6 +92,15 @@ def main():
                                                                      "CMakePresets.json")
                      or os.path.basename(f) == "CMakeLists.txt" for f in changed)
     deps = deps_log(build)
+    objects = {}  # source -> the object files made from it
+    for entry in json.load(open(os.path.join(build, "compile_commands.json"))):
+        source_file = os.path.normpath(os.path.join(entry["directory"], entry["file"]))
+        output = entry.get("output")
+        if output is None:
+            match = re.search(r"\s-o\s+(\S+)", entry.get("command", ""))
+            output = match.group(1) if match else None
+        if output:
+            objects.setdefault(source_file, []).append(output)
     # The build targets ninja knows, by the file they make (an executable's path).
     made = {}
     for line in run(["ninja", "-t", "targets", "all"], build).split("\n"):
@@ -74,25 +109,41 @@ def main():
             made[os.path.normpath(os.path.join(build, name))] = name
     cache = {}
     selected, targets, used = [], set(), set()
+    def files_of(target):
+        if target not in cache:
+            cache[target] = target_files(build, target, deps, objects)
+        return cache[target]
+
+    def mentions(files, word):
+        for path in files:
+            if path.endswith(CPP) and path.startswith(source + os.sep):
+                try:
+                    if word in open(path, errors="replace").read():
+                        return True
+                except OSError:
+                    pass
+        return False
+
     for test in tests:
-        words = list(test.get("command") or [])
-        for prop in test.get("properties", []):
-            if prop["name"] == "ENVIRONMENT":
-                words += [v.split("=", 1)[1] for v in prop["value"] if "=" in v]
-        needs = set()
-        mine = set()
-        for word in words:
+        needs, mine = set(), set()
+        for word in test.get("command") or []:
             path = os.path.normpath(word) if os.path.isabs(word) else None
-            if path is None:
-                continue
             if path in made:
-                target = made[path]
-                needs.add(target)
-                if target not in cache:
-                    cache[target] = target_files(build, target, deps)
-                mine |= cache[target]
-            elif path.startswith(source + os.sep) and os.path.isfile(path):
-                mine.add(path)  # a script the test runs, or a file it reads
+                needs.add(made[path])
+                mine |= files_of(made[path])
+            elif path and path.startswith(source + os.sep) and os.path.isfile(path):
+                mine.add(path)  # a script the test runs
+        # A program named in the environment (SANDCASTLE_BINARY, ...) counts for the tests whose
+        # code reads that variable; every test gets the same environment.
+        for prop in test.get("properties", []):
+            if prop["name"] != "ENVIRONMENT":
+                continue
+            for variable in prop["value"]:
+                name, _, value = variable.partition("=")
+                path = os.path.normpath(value) if os.path.isabs(value) else None
+                if path in made and mentions(mine, name):
+                    needs.add(made[path])
+                    mine |= files_of(made[path])
         hit = changed & mine
         if everything or hit:
             selected.append(test["name"])
