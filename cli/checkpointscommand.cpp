@@ -13,7 +13,7 @@ namespace Sandcastle::Cli {
 
 namespace {
 
-struct Action
+struct CheckpointsAction
 {
     Checkpoints &checkpoints;
     ConversationStore &store;
@@ -55,7 +55,7 @@ QString skippedNote(const Checkpoint &step)
                                  .arg(names.join(QStringLiteral(", ")));
 }
 
-int list(const Action &a)
+int list(const CheckpointsAction &a)
 {
     const Result<QList<Checkpoint>> steps = a.checkpoints.list();
     if (!steps)
@@ -107,7 +107,7 @@ int list(const Action &a)
     return kExitOk;
 }
 
-Result<Checkpoint> step(const Action &a, const QString &shape)
+Result<Checkpoint> step(const CheckpointsAction &a, const QString &shape)
 {
     if (a.words.size() < 1)
         return Result<Checkpoint>::failure(QStringLiteral("which checkpoint? checkpoints ")
@@ -115,7 +115,7 @@ Result<Checkpoint> step(const Action &a, const QString &shape)
     return a.checkpoints.find(a.words.at(0));
 }
 
-int diff(const Action &a)
+int diff(const CheckpointsAction &a)
 {
     if (a.words.size() > 2)
         return usageError(QStringLiteral("checkpoints diff ID N [FILE]"));
@@ -148,7 +148,7 @@ int diff(const Action &a)
 }
 
 // Asks first: a change of the person's since the last step, or a later step's, would be lost.
-bool mayOverwrite(const Action &a, const QStringList &edited, const QStringList &later)
+bool mayOverwrite(const CheckpointsAction &a, const QStringList &edited, const QStringList &later)
 {
     if (a.yes || (edited.isEmpty() && later.isEmpty()))
         return true;
@@ -164,7 +164,7 @@ bool mayOverwrite(const Action &a, const QStringList &edited, const QStringList 
     return false;
 }
 
-int report(const Action &a, const Result<Checkpoint> &done, const QString &what)
+int report(const CheckpointsAction &a, const Result<Checkpoint> &done, const QString &what)
 {
     if (!done)
         return failure(done.error());
@@ -192,7 +192,7 @@ int report(const Action &a, const Result<Checkpoint> &done, const QString &what)
     return kExitOk;
 }
 
-int undo(const Action &a)
+int undo(const CheckpointsAction &a)
 {
     if (a.words.size() != 1)
         return usageError(QStringLiteral("checkpoints undo ID N [--yes]"));
@@ -209,7 +209,7 @@ int undo(const Action &a)
                   QStringLiteral("undid checkpoint %1").arg(found.value().number));
 }
 
-int restore(const Action &a)
+int restore(const CheckpointsAction &a)
 {
     if (a.words.size() != 1)
         return usageError(QStringLiteral("checkpoints restore ID N [--before] [--yes]"));
@@ -269,13 +269,13 @@ int runCheckpoints(const QStringList &args)
     if (!info)
         return failure(info.error());
     Checkpoints checkpoints(settings.dataDir, info.value().workspace, info.value().id);
-    const Action a{checkpoints,
-                   store,
-                   info.value().id,
-                   words.mid(2),
-                   parser.isSet(json),
-                   parser.isSet(yes),
-                   parser.isSet(before)};
+    const CheckpointsAction a{checkpoints,
+                              store,
+                              info.value().id,
+                              words.mid(2),
+                              parser.isSet(json),
+                              parser.isSet(yes),
+                              parser.isSet(before)};
     if (action == QLatin1String("list"))
         return a.words.isEmpty() ? list(a) : usageError(QStringLiteral("checkpoints list ID"));
     if (action == QLatin1String("diff"))

@@ -59,7 +59,7 @@ int search(const Action &a)
     return hits.value().isEmpty() ? kExitFailure : kExitOk;
 }
 
-int show(const Action &a)
+int showConversation(const Action &a)
 {
     if (!a.needs(2, QStringLiteral("show ID")))
         return kExitUsage;
@@ -163,7 +163,7 @@ int runConversations(const QStringList &args)
     if (action == QLatin1String("search"))
         return search(a);
     if (action == QLatin1String("show"))
-        return show(a);
+        return showConversation(a);
     if (action == QLatin1String("rename"))
         return rename(a);
     if (action == QLatin1String("delete"))

@@ -44,7 +44,7 @@ struct EnvOptions
     bool yes = false;
 };
 
-int show(const AppSettings &settings, const EnvOptions &options)
+int showEnvironment(const AppSettings &settings, const EnvOptions &options)
 {
     const Result<EnvironmentSpec> spec = EnvironmentSpec::read(options.workspace);
     if (!spec)
@@ -236,7 +236,7 @@ int runEnv(const QStringList &args)
         settings.environmentTimeoutS = seconds;
     }
     return words.first() == QLatin1String("build") ? build(settings, options)
-                                                   : show(settings, options);
+                                                   : showEnvironment(settings, options);
 }
 
 } // namespace Sandcastle::Cli

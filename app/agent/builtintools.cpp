@@ -33,7 +33,7 @@ const nlohmann::json &timeoutProperty()
 }
 
 // arguments[key] when it is a string.
-bool text(const nlohmann::json &arguments, const char *key, QString *out)
+bool stringArgument(const nlohmann::json &arguments, const char *key, QString *out)
 {
     const auto it = arguments.find(key);
     if (it == arguments.end() || !it->is_string())
@@ -67,7 +67,7 @@ public:
         const bool python = m_language == SandboxRun::Language::Python;
         SandboxRun run;
         run.language = m_language;
-        if (!text(arguments, python ? "code" : "command", &run.code))
+        if (!stringArgument(arguments, python ? "code" : "command", &run.code))
             return missing<SandboxRun>(python ? "run_python" : "run_shell",
                                        python ? "code" : "command");
         const auto timeout = arguments.find("timeout_s");
@@ -153,9 +153,9 @@ nlohmann::json noteIfDone(const ToolContext &context, const QString &path, nlohm
 Result<FileArguments> writeFileArguments(const nlohmann::json &arguments)
 {
     FileArguments out;
-    if (!text(arguments, "path", &out.path))
+    if (!stringArgument(arguments, "path", &out.path))
         return missing<FileArguments>("write_file", "path");
-    if (!text(arguments, "content", &out.content))
+    if (!stringArgument(arguments, "content", &out.content))
         return missing<FileArguments>("write_file", "content");
     return Result<FileArguments>::ok(out);
 }
@@ -163,7 +163,7 @@ Result<FileArguments> writeFileArguments(const nlohmann::json &arguments)
 Result<FileArguments> readFileArguments(const nlohmann::json &arguments)
 {
     FileArguments out;
-    if (!text(arguments, "path", &out.path))
+    if (!stringArgument(arguments, "path", &out.path))
         return missing<FileArguments>("read_file", "path");
     const auto max = arguments.find("max_bytes");
     if (max != arguments.end() && max->is_number_integer())
@@ -190,11 +190,11 @@ Result<FileArguments> readFileArguments(const nlohmann::json &arguments)
 Result<FileArguments> editFileArguments(const nlohmann::json &arguments)
 {
     FileArguments out;
-    if (!text(arguments, "path", &out.path))
+    if (!stringArgument(arguments, "path", &out.path))
         return missing<FileArguments>("edit_file", "path");
-    if (!text(arguments, "old_text", &out.oldText))
+    if (!stringArgument(arguments, "old_text", &out.oldText))
         return missing<FileArguments>("edit_file", "old_text");
-    if (!text(arguments, "new_text", &out.newText))
+    if (!stringArgument(arguments, "new_text", &out.newText))
         return missing<FileArguments>("edit_file", "new_text");
     return Result<FileArguments>::ok(out);
 }
@@ -202,16 +202,16 @@ Result<FileArguments> editFileArguments(const nlohmann::json &arguments)
 Result<FileArguments> searchFilesArguments(const nlohmann::json &arguments)
 {
     FileArguments out;
-    if (!text(arguments, "pattern", &out.pattern))
+    if (!stringArgument(arguments, "pattern", &out.pattern))
         return missing<FileArguments>("search_files", "pattern");
-    text(arguments, "glob", &out.glob); // optional: every file
+    stringArgument(arguments, "glob", &out.glob); // optional: every file
     return Result<FileArguments>::ok(out);
 }
 
 Result<FileArguments> listFilesArguments(const nlohmann::json &arguments)
 {
     FileArguments out;
-    text(arguments, "path", &out.path); // optional: the whole workspace
+    stringArgument(arguments, "path", &out.path); // optional: the whole workspace
     return Result<FileArguments>::ok(out);
 }
 

@@ -4,6 +4,7 @@
 #include "mcpstdiotransport.h"
 
 #include <QTimer>
+#include <base/jsonfields.h>
 
 namespace Sandcastle {
 
@@ -11,18 +12,11 @@ namespace {
 
 constexpr int MaxToolPages = 100;
 
-QString field(const nlohmann::json &object, const char *key)
-{
-    const auto it = object.find(key);
-    return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
-                                                 : QString();
-}
-
 QString rpcError(const nlohmann::json &error)
 {
     if (!error.is_object())
         return QStringLiteral("the server answered with an error");
-    QString message = field(error, "message");
+    QString message = jsonString(error, "message");
     if (message.isEmpty())
         message = QStringLiteral("no message");
     if (error.contains("code") && error["code"].is_number_integer())
@@ -104,7 +98,7 @@ void McpClient::onInitialized(const Result<nlohmann::json> &result)
         return;
     }
     const nlohmann::json &info = result.value();
-    m_protocolVersion = field(info, "protocolVersion");
+    m_protocolVersion = jsonString(info, "protocolVersion");
     if (!supportedVersions().contains(m_protocolVersion)) {
         onTransportFailed(
             QStringLiteral("the server speaks MCP version \"%1\"; Sandcastle speaks %2")
@@ -112,10 +106,10 @@ void McpClient::onInitialized(const Result<nlohmann::json> &result)
         return;
     }
     if (info.contains("serverInfo") && info["serverInfo"].is_object()) {
-        m_serverName = field(info["serverInfo"], "name");
-        m_serverVersion = field(info["serverInfo"], "version");
+        m_serverName = jsonString(info["serverInfo"], "name");
+        m_serverVersion = jsonString(info["serverInfo"], "version");
     }
-    m_instructions = field(info, "instructions").left(4000);
+    m_instructions = jsonString(info, "instructions").left(4000);
     m_transport->setProtocolVersion(m_protocolVersion);
     notify(QStringLiteral("notifications/initialized"));
     const bool hasTools = info.contains("capabilities") && info["capabilities"].is_object()
@@ -150,18 +144,18 @@ void McpClient::listTools(const QString &cursor, QList<McpToolInfo> sofar)
                 const nlohmann::json tools = result.value().value("tools", nlohmann::json());
                 if (tools.is_array()) {
                     for (const auto &tool : tools) {
-                        if (!tool.is_object() || field(tool, "name").isEmpty())
+                        if (!tool.is_object() || jsonString(tool, "name").isEmpty())
                             continue;
-                        McpToolInfo info{field(tool, "name"),
-                                         field(tool, "title"),
-                                         field(tool, "description").left(8000),
+                        McpToolInfo info{jsonString(tool, "name"),
+                                         jsonString(tool, "title"),
+                                         jsonString(tool, "description").left(8000),
                                          tool.value("inputSchema", nlohmann::json::object())};
                         if (!info.inputSchema.is_object())
                             info.inputSchema = nlohmann::json::object();
                         sofar << info;
                     }
                 }
-                const QString next = field(result.value(), "nextCursor");
+                const QString next = jsonString(result.value(), "nextCursor");
                 if (!next.isEmpty() && ++m_pages < MaxToolPages) {
                     listTools(next, sofar);
                     return;
@@ -261,7 +255,8 @@ void McpClient::onMessage(const nlohmann::json &message)
     if (message.contains("method")) {
         if (message.contains("id"))
             onServerRequest(message);
-        else if (field(message, "method") == QLatin1String("notifications/tools/list_changed")) {
+        else if (jsonString(message, "method")
+                 == QLatin1String("notifications/tools/list_changed")) {
             if (m_listing || m_state == State::Connecting)
                 m_listAgain = true; // once the list under way has come
             else if (m_state == State::Ready)
@@ -294,7 +289,7 @@ void McpClient::onResponse(const nlohmann::json &message)
 
 void McpClient::onServerRequest(const nlohmann::json &message)
 {
-    const QString method = field(message, "method");
+    const QString method = jsonString(message, "method");
     nlohmann::json reply = {{"jsonrpc", "2.0"}, {"id", message["id"]}};
     if (method == QLatin1String("ping"))
         reply["result"] = nlohmann::json::object();

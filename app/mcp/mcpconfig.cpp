@@ -9,7 +9,7 @@ namespace Sandcastle {
 
 namespace {
 
-QString text(const nlohmann::json &value)
+QString textOf(const nlohmann::json &value)
 {
     return QString::fromStdString(value.get<std::string>());
 }
@@ -28,7 +28,7 @@ Result<QMap<QString, QString>> stringMap(const nlohmann::json &entry, const char
     for (auto item = it->begin(); item != it->end(); ++item) {
         const QString name = QString::fromStdString(item.key());
         if (item->is_string())
-            out.insert(name, text(*item));
+            out.insert(name, textOf(*item));
         else if (item->is_number() || item->is_boolean())
             out.insert(name, QString::fromStdString(item->dump()));
         else
@@ -81,24 +81,24 @@ Result<bool> readTransport(const nlohmann::json &entry, McpServerConfig &config)
         if (!entry["command"].is_string() || entry["command"].get<std::string>().empty())
             return Result<bool>::failure(QStringLiteral("\"command\" is not a program name"));
         config.transport = McpServerConfig::Transport::Stdio;
-        config.command = text(entry["command"]);
+        config.command = textOf(entry["command"]);
         if (entry.contains("args")) {
             if (!entry["args"].is_array())
                 return Result<bool>::failure(QStringLiteral("\"args\" is not a list"));
             for (const auto &arg : entry["args"]) {
                 if (!arg.is_string())
                     return Result<bool>::failure(QStringLiteral("\"args\" holds a non-text item"));
-                config.args << text(arg);
+                config.args << textOf(arg);
             }
         }
         if (entry.contains("cwd") && entry["cwd"].is_string())
-            config.cwd = text(entry["cwd"]);
+            config.cwd = textOf(entry["cwd"]);
         return Result<bool>::ok(true);
     }
     const nlohmann::json &url = entry.contains("url") ? entry["url"] : entry["serverUrl"];
     if (!url.is_string())
         return Result<bool>::failure(QStringLiteral("\"url\" is not text"));
-    config.url = text(url);
+    config.url = textOf(url);
     static const QRegularExpression scheme(QStringLiteral("^https?://[^/\\s]+"),
                                            QRegularExpression::CaseInsensitiveOption);
     if (!scheme.match(config.url).hasMatch())
@@ -117,7 +117,7 @@ Result<bool> readSandcastleKeys(const nlohmann::json &entry, McpServerConfig &co
     }
     if (entry.contains("approval")) {
         const QString approval
-            = entry["approval"].is_string() ? text(entry["approval"]).toLower() : QString();
+            = entry["approval"].is_string() ? textOf(entry["approval"]).toLower() : QString();
         if (approval == QLatin1String("always"))
             config.approval = McpApproval::Always;
         else if (approval == QLatin1String("once"))

@@ -4,6 +4,7 @@
 
 #include <app/agent/filetools.h>
 #include <app/agent/tools.h>
+#include <base/jsonfields.h>
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -15,13 +16,6 @@
 namespace Sandcastle {
 
 namespace {
-
-QString field(const nlohmann::json &object, const char *key)
-{
-    const auto it = object.find(key);
-    return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
-                                                 : QString();
-}
 
 QString extensionFor(const QString &mime)
 {
@@ -41,12 +35,12 @@ QString itemText(const nlohmann::json &item,
                  const std::function<QString(const QString &, const QByteArray &)> &saveImage,
                  QStringList &files)
 {
-    const QString type = field(item, "type");
+    const QString type = jsonString(item, "type");
     if (type == QLatin1String("text"))
-        return field(item, "text");
+        return jsonString(item, "text");
     if (type == QLatin1String("image") || type == QLatin1String("audio")) {
-        const QString mime = field(item, "mimeType");
-        const QByteArray data = QByteArray::fromBase64(field(item, "data").toLatin1());
+        const QString mime = jsonString(item, "mimeType");
+        const QByteArray data = QByteArray::fromBase64(jsonString(item, "data").toLatin1());
         QString saved;
         if (type == QLatin1String("image") && saveImage && !extensionFor(mime).isEmpty()
             && data.size() <= McpTool::MaxImageBytes)
@@ -63,15 +57,16 @@ QString itemText(const nlohmann::json &item,
     if (type == QLatin1String("resource") && item.contains("resource")
         && item["resource"].is_object()) {
         const nlohmann::json &resource = item["resource"];
-        const QString uri = field(resource, "uri");
+        const QString uri = jsonString(resource, "uri");
         if (resource.contains("text"))
-            return QStringLiteral("[resource %1]\n").arg(uri) + field(resource, "text");
+            return QStringLiteral("[resource %1]\n").arg(uri) + jsonString(resource, "text");
         return QStringLiteral("[resource %1: %2, %3 bytes of binary data]")
-            .arg(uri, field(resource, "mimeType"))
-            .arg(QByteArray::fromBase64(field(resource, "blob").toLatin1()).size());
+            .arg(uri, jsonString(resource, "mimeType"))
+            .arg(QByteArray::fromBase64(jsonString(resource, "blob").toLatin1()).size());
     }
     if (type == QLatin1String("resource_link"))
-        return QStringLiteral("[link %1: %2]").arg(field(item, "name"), field(item, "uri"));
+        return QStringLiteral("[link %1: %2]")
+            .arg(jsonString(item, "name"), jsonString(item, "uri"));
     return QStringLiteral("[content of type \"%1\"]").arg(type.left(40));
 }
 

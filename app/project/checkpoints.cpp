@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QHash>
 #include <QSet>
+#include <base/jsonfields.h>
 
 #include <nlohmann/json.hpp>
 
@@ -53,13 +54,6 @@ QList<SkippedFile> skippedFrom(const json &list)
                             integerOf(item, "size", 0)});
     }
     return skipped;
-}
-
-QString stringOf(const json &object, const char *key)
-{
-    const auto it = object.find(key);
-    return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
-                                                 : QString();
 }
 
 // A commit's metadata: the last line of its message.
@@ -225,12 +219,12 @@ Checkpoint Checkpoints::stepFrom(const QString &id, const QString &parent, const
     step.id = id;
     step.before = parent;
     step.number = int(integerOf(meta, "number", 0));
-    step.kind = stringOf(meta, "kind");
-    step.label = stringOf(meta, "label");
+    step.kind = jsonString(meta, "kind");
+    step.label = jsonString(meta, "label");
     step.turn = int(integerOf(meta, "turn", -1));
     step.timeMs = integerOf(meta, "time", 0);
     step.skipped = skippedFrom(meta.value("skipped", json()));
-    step.undoes = stringOf(meta, "undoes");
+    step.undoes = jsonString(meta, "undoes");
     return step;
 }
 
@@ -313,7 +307,7 @@ Result<Checkpoint> Checkpoints::end()
     meta["skipped"] = skippedJson(snap.value().skipped);
     const Result<QString> id = commit(snap.value().tree,
                                       tip.value().id,
-                                      stringOf(meta, "label"),
+                                      jsonString(meta, "label"),
                                       QString::fromStdString(meta.dump()));
     if (!id)
         return Result<Checkpoint>::failure(id.error());

@@ -1,5 +1,6 @@
 #include "environmentrecord.h"
 
+#include <base/jsonfields.h>
 #include <nlohmann/json.hpp>
 
 #include <QCryptographicHash>
@@ -12,16 +13,9 @@ namespace Sandcastle {
 
 namespace {
 
-std::string utf8(const QString &s)
+std::string stdString(const QString &s)
 {
     return s.toStdString();
-}
-
-QString text(const nlohmann::json &object, const char *key)
-{
-    const auto it = object.find(key);
-    return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
-                                                 : QString();
 }
 
 } // namespace
@@ -50,13 +44,13 @@ EnvironmentRecord EnvironmentRecord::load(const QString &dataDir, const QString 
     if (!file.open(QIODevice::ReadOnly))
         return record;
     const nlohmann::json json = nlohmann::json::parse(file.readAll().toStdString(), nullptr, false);
-    if (!json.is_object() || text(json, "workspace") != record.workspace)
+    if (!json.is_object() || jsonString(json, "workspace") != record.workspace)
         return record;
-    record.image = text(json, "image");
-    record.hash = text(json, "hash");
-    record.packages = text(json, "packages");
-    record.approvedRequirements = text(json, "approved_requirements").toUtf8();
-    record.approvedApt = text(json, "approved_apt").toUtf8();
+    record.image = jsonString(json, "image");
+    record.hash = jsonString(json, "hash");
+    record.packages = jsonString(json, "packages");
+    record.approvedRequirements = jsonString(json, "approved_requirements").toUtf8();
+    record.approvedApt = jsonString(json, "approved_apt").toUtf8();
     const auto hashes = json.find("approved_hashes");
     if (hashes != json.end() && hashes->is_array()) {
         for (const nlohmann::json &h : *hashes) {
@@ -71,11 +65,11 @@ Result<bool> EnvironmentRecord::save(const QString &dataDir) const
 {
     nlohmann::json hashes = nlohmann::json::array();
     for (const QString &h : approvedHashes)
-        hashes.push_back(utf8(h));
-    const nlohmann::json json = {{"workspace", utf8(workspace)},
-                                 {"image", utf8(image)},
-                                 {"hash", utf8(hash)},
-                                 {"packages", utf8(packages)},
+        hashes.push_back(stdString(h));
+    const nlohmann::json json = {{"workspace", stdString(workspace)},
+                                 {"image", stdString(image)},
+                                 {"hash", stdString(hash)},
+                                 {"packages", stdString(packages)},
                                  {"approved_requirements", approvedRequirements.toStdString()},
                                  {"approved_apt", approvedApt.toStdString()},
                                  {"approved_hashes", hashes}};

@@ -57,7 +57,7 @@ QString toolCallMarkdown(const nlohmann::json &call)
            + fenced(QString::fromStdString(args.dump(2)), QStringLiteral("json"));
 }
 
-QStringList resultFiles(const nlohmann::json &result)
+QStringList filesOfResult(const nlohmann::json &result)
 {
     QStringList files;
     if (result.is_object() && result.contains("files") && result["files"].is_array())
@@ -88,7 +88,7 @@ QString toolResultMarkdown(const QString &content, const ImageLinks &images)
     }
     if (!text.isEmpty())
         out += fenced(text, QStringLiteral("text"));
-    const QStringList files = resultFiles(result);
+    const QStringList files = filesOfResult(result);
     if (!files.isEmpty()) {
         QStringList quoted;
         for (const QString &f : files)
@@ -203,7 +203,7 @@ QStringList imagesIn(const nlohmann::json &messages)
             continue;
         const nlohmann::json result
             = nlohmann::json::parse(jsonString(m, "content").toStdString(), nullptr, false);
-        for (const QString &f : resultFiles(result)) {
+        for (const QString &f : filesOfResult(result)) {
             if (isImageFile(f) && !images.contains(f))
                 images << f;
         }

@@ -27,7 +27,7 @@ namespace Sandcastle {
 
 namespace {
 
-QString durationText(qint64 ms)
+QString consoleDurationText(qint64 ms)
 {
     if (ms < 1000)
         return ConsolePane::tr("%1 ms").arg(ms);
@@ -415,7 +415,7 @@ void ConsolePane::endRun(const ExecutionResult &result)
         outcome = tr("could not run (container engine error)");
         break;
     }
-    QString line = tr("■ %1 in %2").arg(outcome, durationText(result.durationMs));
+    QString line = tr("■ %1 in %2").arg(outcome, consoleDurationText(result.durationMs));
     if (result.stateLost)
         line += tr(" · the sandbox was restarted: variables are gone");
     if (result.truncated && !result.logFile.isEmpty())
