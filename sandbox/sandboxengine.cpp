@@ -6,6 +6,8 @@
 #include <QDirIterator>
 #include <QFile>
 
+#include <algorithm>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -90,6 +92,38 @@ EngineCommand LocalCliEngine::readOomCounters(const QString &name) const
                     QStringLiteral("/sys/fs/cgroup/memory.events")});
 }
 
+namespace {
+
+// The lines of a connection failure that say why, in ssh's words.
+bool saysWhy(const QString &line)
+{
+    return line.contains(QLatin1String("Permission denied"))
+           || line.contains(QLatin1String("Connection refused"))
+           || line.contains(QLatin1String("Could not resolve"))
+           || line.contains(QLatin1String("timed out"));
+}
+
+// docker's closing advice ("Run 'docker run --help' for more information.", "See '...'.").
+bool isUsageHint(const QString &line)
+{
+    return line.startsWith(QLatin1String("Run '")) || line.startsWith(QLatin1String("See '"));
+}
+
+} // namespace
+
+bool LocalCliEngine::connectionFailedWithoutReason(const QByteArray &stderrData) const
+{
+    if (m_config.daemonIsLocal())
+        return false;
+    const QString err = QString::fromUtf8(stderrData);
+    if (!err.contains(QLatin1String("error during connect")))
+        return false;
+    const QStringList lines = err.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    return std::none_of(lines.begin(), lines.end(), saysWhy)
+           && (err.contains(QLatin1String("broken pipe")) || err.contains(QLatin1String("EOF"))
+               || err.contains(QLatin1String("file already closed")));
+}
+
 QString LocalCliEngine::describeStartFailure(const QByteArray &stderrData) const
 {
     const QString err = QString::fromUtf8(stderrData).trimmed();
@@ -118,13 +152,11 @@ QString LocalCliEngine::describeStartFailure(const QByteArray &stderrData) const
             || err.contains(QLatin1String("Cannot connect to Podman"))
             || err.contains(QLatin1String("unable to connect to Podman")))) {
         QStringList lines = err.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        lines.removeIf([](const QString &line) { return isUsageHint(line.trimmed()); });
         // ssh's own words are the most useful line, such as "Permission denied (publickey)".
         QString said = lines.isEmpty() ? err : lines.last().trimmed();
         for (const QString &line : lines) {
-            if (line.contains(QLatin1String("Permission denied"))
-                || line.contains(QLatin1String("Connection refused"))
-                || line.contains(QLatin1String("Could not resolve"))
-                || line.contains(QLatin1String("timed out")))
+            if (saysWhy(line))
                 said = line.trimmed();
         }
         const qsizetype stderrAt = said.lastIndexOf(QLatin1String("stderr="));

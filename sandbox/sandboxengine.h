@@ -53,6 +53,11 @@ public:
     virtual EngineCommand readOomCounters(const QString &name) const = 0;
     // Why the container could not be created, in words a person can act on.
     virtual QString describeStartFailure(const QByteArray &stderrData) const = 0;
+    // The way to a remote daemon broke before the daemon answered, and the client did not say
+    // why: the docker CLI, when ssh exits before it has written to it, reports its own "write:
+    // broken pipe" instead of ssh's words. Nothing was made on the daemon, so the start can be
+    // tried again, and the next attempt usually carries ssh's reason.
+    virtual bool connectionFailedWithoutReason(const QByteArray &stderrData) const = 0;
     // The engine in a few words for messages: "the docker daemon at ssh://build-box",
     // "docker context gpu", "docker on this machine".
     virtual QString describeEndpoint() const = 0;
@@ -88,6 +93,7 @@ public:
     EngineCommand removeContainer(const QString &name) const override;
     EngineCommand readOomCounters(const QString &name) const override;
     QString describeStartFailure(const QByteArray &stderrData) const override;
+    bool connectionFailedWithoutReason(const QByteArray &stderrData) const override;
     QString describeEndpoint() const override;
 
 private:

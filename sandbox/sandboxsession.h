@@ -102,7 +102,9 @@ private:
     };
 
     void setState(State state);
+    void launchContainer();
     void onContainerStarted(int exitCode, const QByteArray &stderrData);
+    bool retriedWithoutReason(const QByteArray &stderrData);
     void startKernel();
     void bindKernel(QProcess *kernel);
     void becomeReady();
@@ -166,6 +168,7 @@ private:
     bool m_workspaceGoingUp = false;     // copy mode: the first push is still on its way
     bool m_kernelReadyEarly = false;     // the kernel said ready before that push ended
     bool m_kernelIsMain = false;         // fresh mode's kernel is its container's main process
+    int m_reasonlessRetries = 0;         // starts tried again after a connection failed silently
     ExecutionResult m_current;
     std::optional<KernelEvent> m_preimported; // the kernel's background imports ended
 };

@@ -353,6 +353,45 @@ private Q_SLOTS:
                     .startsWith(QStringLiteral("permission denied")));
         QVERIFY(engine->describeStartFailure("boom").endsWith(QStringLiteral("boom")));
     }
+
+    // The docker CLI, when ssh has exited before it wrote to it, says "write |1: broken pipe"
+    // instead of ssh's words (3 of 60 tries against a closed port on a loaded machine): such a
+    // start is tried again, and no description ends in docker's usage hint.
+    void aRemoteConnectionBrokenWithoutAReasonIsTriedAgain()
+    {
+        const QByteArray before = qgetenv("DOCKER_HOST");
+        qputenv("DOCKER_HOST", "ssh://root@remote.invalid");
+        SandboxConfig config;
+        config.engine = QStringLiteral("false"); // no CLI to ask: DOCKER_HOST is the daemon
+        const std::unique_ptr<SandboxEngine> remote = SandboxEngine::forConfig(config);
+        const QByteArray silent = "docker: error during connect: Head "
+                                  "\"http://docker.example.com/_ping\": write |1: broken pipe\n\n"
+                                  "Run 'docker run --help' for more information\n";
+        const QByteArray refused
+            = "docker: error during connect: Head \"http://docker.example.com/_ping\": command "
+              "[ssh -o ConnectTimeout=30 -T -l root -- remote.invalid docker system dial-stdio] "
+              "has exited with exit status 255, make sure the URL is valid, and Docker 18.09 or "
+              "later is installed on the remote host: stderr=ssh: connect to host 127.0.0.1 port "
+              "1: Connection refused\n\nRun 'docker run --help' for more information\n";
+        QVERIFY(remote->connectionFailedWithoutReason(silent));
+        QVERIFY(!remote->connectionFailedWithoutReason(refused));
+        QVERIFY(!remote->connectionFailedWithoutReason("Unable to find image 'x' locally"));
+        const QString silentSaid = remote->describeStartFailure(silent);
+        QVERIFY2(silentSaid.contains(QStringLiteral("broken pipe"))
+                     && !silentSaid.contains(QStringLiteral("--help")),
+                 qPrintable(silentSaid));
+        const QString refusedSaid = remote->describeStartFailure(refused);
+        QVERIFY2(refusedSaid.endsWith(QStringLiteral("port 1: Connection refused")),
+                 qPrintable(refusedSaid));
+        // A daemon on this machine is never tried again: its failures are not the way there.
+        qputenv("DOCKER_HOST", "unix:///var/run/docker.sock");
+        const std::unique_ptr<SandboxEngine> local = SandboxEngine::forConfig(config);
+        QVERIFY(!local->connectionFailedWithoutReason(silent));
+        if (before.isEmpty())
+            qunsetenv("DOCKER_HOST");
+        else
+            qputenv("DOCKER_HOST", before);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSandboxConfig)
