@@ -6,8 +6,6 @@
 #include <QDirIterator>
 #include <QFile>
 
-#include <algorithm>
-
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -94,7 +92,7 @@ EngineCommand LocalCliEngine::readOomCounters(const QString &name) const
 
 namespace {
 
-// The lines of a connection failure that say why, in ssh's words.
+// Whether a connection failure (a line of it, or all of it) says why, in ssh's words.
 bool saysWhy(const QString &line)
 {
     return line.contains(QLatin1String("Permission denied"))
@@ -116,10 +114,7 @@ bool LocalCliEngine::connectionFailedWithoutReason(const QByteArray &stderrData)
     if (m_config.daemonIsLocal())
         return false;
     const QString err = QString::fromUtf8(stderrData);
-    if (!err.contains(QLatin1String("error during connect")))
-        return false;
-    const QStringList lines = err.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    return std::none_of(lines.begin(), lines.end(), saysWhy)
+    return err.contains(QLatin1String("error during connect")) && !saysWhy(err)
            && (err.contains(QLatin1String("broken pipe")) || err.contains(QLatin1String("EOF"))
                || err.contains(QLatin1String("file already closed")));
 }
