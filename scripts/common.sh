@@ -23,6 +23,11 @@ if [[ "${CI:-}" == true ]]; then
     SANDCASTLE_PACKAGES+=(clang-format clang-tidy clang-14 libclang-rt-14-dev python3)
 fi
 
+# The sanitizer build uses clang (CMakePresets.json says why) and its sanitizer runtimes.
+if [[ "$SANDCASTLE_PRESET" == asan ]]; then
+    SANDCASTLE_PACKAGES+=(clang-14 libclang-rt-14-dev)
+fi
+
 # Packages that another source may provide as a command instead: NodeSource's nodejs carries
 # its own npm and conflicts with Debian's, so a working command counts as installed.
 declare -A SANDCASTLE_PACKAGE_COMMANDS=([nodejs]=node [npm]=npm)

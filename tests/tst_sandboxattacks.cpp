@@ -5,6 +5,7 @@
 #include <sandbox/sandboxsession.h>
 #include <support/dockercheck.h>
 #include <support/processinfo.h>
+#include <support/sanitizers.h>
 #include <support/securitycase.h>
 #include <support/testtimeouts.h>
 #include <ui/files/filepreview.h>
@@ -271,7 +272,11 @@ private Q_SLOTS:
                  qPrintable(result.error));
         QVERIFY(result.truncated);
         QVERIFY(result.stdoutText.size() <= 8 * 1024 * 1024);
-        QVERIFY2(grownMiB < 256, qPrintable(QString::number(grownMiB)));
+        // 256 MiB; under the sanitizers plus ASan's quarantine of freed blocks (the 8 MiB kept
+        // is copied several times on its way), which took the growth to 226-256 MiB there.
+        const qint64 limitMiB = Sandcastle::Testing::memoryBudgetKiB(256 * 1024) / 1024;
+        QVERIFY2(grownMiB < limitMiB,
+                 qPrintable(QStringLiteral("%1 MiB, over %2").arg(grownMiB).arg(limitMiB)));
         QVERIFY(modelGetsValidUtf8(result));
         QVERIFY(answersAgain(*m_session));
         c.note(QStringLiteral("stopped at the 64 MiB cap, %1 MiB kept, host grew %2 MiB")
