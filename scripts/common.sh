@@ -78,7 +78,14 @@ start_docker() {
         say "starting the Docker service"
         as_root systemctl start docker || true
     fi
-    if ! docker_ok && command -v dockerd >/dev/null 2>&1 && ! pgrep -x dockerd >/dev/null 2>&1; then
+    # Another dockerd (scripts/remote-engine's, with its own pid file) is not this machine's
+    # daemon: only a live process in the default pid file is.
+    local running
+    running="$(cat /var/run/docker.pid 2>/dev/null || true)"
+    if [[ -n "$running" ]] && [[ "$(cat "/proc/$running/comm" 2>/dev/null)" != dockerd ]]; then
+        running=""
+    fi
+    if ! docker_ok && command -v dockerd >/dev/null 2>&1 && [[ -z "$running" ]]; then
         local log="${TMPDIR:-/tmp}/sandcastle-dockerd.log"
         say "starting dockerd (log: $log)"
         # setsid keeps the daemon alive after this script and its terminal are gone.
