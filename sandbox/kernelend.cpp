@@ -19,8 +19,15 @@ QString remoteWords(const QString &text)
             said = line.trimmed();
     }
     const qsizetype stderrAt = said.lastIndexOf(QLatin1String("stderr="));
-    if (stderrAt >= 0 && stderrAt + 7 < said.size())
-        return said.mid(stderrAt + 7).trimmed().left(300);
+    if (stderrAt >= 0) {
+        // docker's log line quotes its whole message (msg="… stderr="): a closing quote is not
+        // ssh's words, and ssh may have said nothing (killed).
+        QString words = said.mid(stderrAt + 7).trimmed();
+        while (words.endsWith(QLatin1Char('"')))
+            words.chop(1);
+        if (!words.trimmed().isEmpty())
+            return words.trimmed().left(300);
+    }
     // docker's "command [ssh … dial-stdio] has exited with signal: killed, make sure …"
     const qsizetype exited = said.indexOf(QLatin1String("] has exited with "));
     if (said.contains(QLatin1String("command [ssh")) && exited > 0)

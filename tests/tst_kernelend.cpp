@@ -91,6 +91,34 @@ private Q_SLOTS:
         QCOMPARE(deathFromOomProbe(QByteArray(), "No such container: x", 137, seen),
                  KernelDeath::ContainerGone);
     }
+
+    // What ssh said reaches the person; a killed ssh says nothing, and docker's words say so.
+    void aBrokenRemoteConnectionSaysWhatSshSaid()
+    {
+        KernelEnd end;
+        end.death = KernelDeath::Gone;
+        end.remote = QStringLiteral("the docker daemon at ssh://root@host");
+        const QString command
+            = QStringLiteral("command [ssh -o ConnectTimeout=30 -T -l root -- host docker system "
+                             "dial-stdio] has exited with %1, make sure the URL is valid, and "
+                             "Docker 18.09 or later is installed on the remote host: stderr=%2");
+        end.diagnostics = QStringLiteral("time=\"2026-12-07T18:39:58Z\" level=error msg=\"error "
+                                         "waiting for container: ")
+                          + command.arg(QStringLiteral("signal: killed"), QString())
+                          + QLatin1Char('"');
+        const ExecutionResult killed = describe(end);
+        QCOMPARE(killed.status, ExecutionResult::Status::Killed);
+        QVERIFY2(killed.error.contains(QStringLiteral("ssh://root@host ended early (the connection "
+                                                      "broke, or the sandbox stopped): ssh has "
+                                                      "exited with signal: killed; variables")),
+                 qPrintable(killed.error));
+        end.diagnostics = command.arg(QStringLiteral("exit status 255"),
+                                      QStringLiteral("Connection to 127.0.0.1 closed by remote "
+                                                     "host."));
+        QVERIFY2(describe(end).error.contains(
+                     QStringLiteral("): Connection to 127.0.0.1 closed by remote host.; ")),
+                 qPrintable(describe(end).error));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestKernelEnd)
