@@ -133,6 +133,15 @@ void SandboxSession::handleEvent(const KernelEvent &event)
         result.error = event.error;
         if (event.status == QLatin1String("ok")) {
             result.status = ExecutionResult::Status::Ok;
+            if (m_stopReason == StopReason::OutputCap) {
+                // The code ended on its own before the interrupt reached it (the engine's pipe
+                // held the rest of its output): its work is done, but not all it printed.
+                result.truncated = true;
+                result.error = QStringLiteral("the run printed more than %1 MiB; what came after "
+                                              "was not kept (the run ended before it could be "
+                                              "stopped)")
+                                   .arg(m_config.outputHardCapBytes / (1024 * 1024));
+            }
         } else if (event.status == QLatin1String("interrupted")) {
             switch (m_stopReason) {
             case StopReason::Timeout:

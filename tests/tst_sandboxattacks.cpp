@@ -266,8 +266,12 @@ private Q_SLOTS:
         const ExecutionResult result = run(QStringLiteral(
             "import sys\nsys.stdout.write('x' * 100_000_000)\nsys.stdout.flush()\n"));
         const qint64 grownMiB = (residentKiB() - before) / 1024;
-        // Past the 64 MiB output cap the run is stopped; the result keeps at most 8 MiB.
-        QVERIFY2(result.status == ExecutionResult::Status::Killed, qPrintable(describe(result)));
+        // Past the 64 MiB output cap the run is stopped; the result keeps at most 8 MiB. When the
+        // engine's pipe held the rest and the code ended before the interrupt reached it (seen
+        // once on Podman on a busy machine), the run is done but the result says it was cut.
+        QVERIFY2(result.status == ExecutionResult::Status::Killed
+                     || result.status == ExecutionResult::Status::Ok,
+                 qPrintable(describe(result)));
         QVERIFY2(result.error.contains(QStringLiteral("more than 64 MiB")),
                  qPrintable(result.error));
         QVERIFY(result.truncated);
@@ -279,7 +283,10 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("%1 MiB, over %2").arg(grownMiB).arg(limitMiB)));
         QVERIFY(modelGetsValidUtf8(result));
         QVERIFY(answersAgain(*m_session));
-        c.note(QStringLiteral("stopped at the 64 MiB cap, %1 MiB kept, host grew %2 MiB")
+        c.note(QStringLiteral("%1 at the 64 MiB cap, %2 MiB kept, host grew %3 MiB")
+                   .arg(result.status == ExecutionResult::Status::Killed
+                            ? QStringLiteral("stopped")
+                            : QStringLiteral("cut (the code had ended)"))
                    .arg(result.stdoutText.size() / (1024 * 1024))
                    .arg(grownMiB));
     }
