@@ -104,6 +104,58 @@ void SandboxSession::onKernelOutput()
         handleEvent(event);
 }
 
+// The kernel's answer at the end of a run: how it ended, in the words the person reads.
+void SandboxSession::finishFromDone(const KernelEvent &event)
+{
+    if (!m_running || event.id != m_runId)
+        return;
+    ExecutionResult result = m_current;
+    result.exitCode = event.exitCode;
+    result.error = event.error;
+    if (event.status == QLatin1String("ok")) {
+        result.status = ExecutionResult::Status::Ok;
+        if (m_stopReason == StopReason::OutputCap) {
+            // The code ended on its own before the interrupt reached it (the engine's pipe
+            // held the rest of its output): its work is done, but not all it printed.
+            result.truncated = true;
+            result.error = QStringLiteral("the run printed more than %1 MiB; what came after "
+                                          "was not kept (the run ended before it could be "
+                                          "stopped)")
+                               .arg(m_config.outputHardCapBytes / (1024 * 1024));
+        }
+    } else if (event.status == QLatin1String("interrupted")) {
+        switch (m_stopReason) {
+        case StopReason::Timeout:
+            result.status = ExecutionResult::Status::Timeout;
+            result.exitCode = 124;
+            result.error
+                = QStringLiteral("the run took longer than its time limit and was interrupted; "
+                                 "variables are kept");
+            break;
+        case StopReason::OutputCap:
+            result.status = ExecutionResult::Status::Killed;
+            result.error = QStringLiteral("the run printed more than %1 MiB and was stopped")
+                               .arg(m_config.outputHardCapBytes / (1024 * 1024));
+            break;
+        case StopReason::Quota:
+            result.status = ExecutionResult::Status::Killed;
+            result.error = quotaMessage();
+            break;
+        case StopReason::Person:
+        case StopReason::None:
+            result.status = ExecutionResult::Status::Killed;
+            break;
+        }
+    } else {
+        result.status = ExecutionResult::Status::Error;
+    }
+    // One run per container: let this one go before anyone can submit the next run (in
+    // copy mode once its files are back).
+    if (m_kernelIsMain)
+        retireFreshContainer();
+    finishRun(result);
+}
+
 void SandboxSession::handleEvent(const KernelEvent &event)
 {
     switch (event.type) {
@@ -125,56 +177,9 @@ void SandboxSession::handleEvent(const KernelEvent &event)
         if (m_running && event.id == m_runId)
             appendOutput(event.stream, event.text);
         break;
-    case KernelEvent::Type::Done: {
-        if (!m_running || event.id != m_runId)
-            break;
-        ExecutionResult result = m_current;
-        result.exitCode = event.exitCode;
-        result.error = event.error;
-        if (event.status == QLatin1String("ok")) {
-            result.status = ExecutionResult::Status::Ok;
-            if (m_stopReason == StopReason::OutputCap) {
-                // The code ended on its own before the interrupt reached it (the engine's pipe
-                // held the rest of its output): its work is done, but not all it printed.
-                result.truncated = true;
-                result.error = QStringLiteral("the run printed more than %1 MiB; what came after "
-                                              "was not kept (the run ended before it could be "
-                                              "stopped)")
-                                   .arg(m_config.outputHardCapBytes / (1024 * 1024));
-            }
-        } else if (event.status == QLatin1String("interrupted")) {
-            switch (m_stopReason) {
-            case StopReason::Timeout:
-                result.status = ExecutionResult::Status::Timeout;
-                result.exitCode = 124;
-                result.error
-                    = QStringLiteral("the run took longer than its time limit and was interrupted; "
-                                     "variables are kept");
-                break;
-            case StopReason::OutputCap:
-                result.status = ExecutionResult::Status::Killed;
-                result.error = QStringLiteral("the run printed more than %1 MiB and was stopped")
-                                   .arg(m_config.outputHardCapBytes / (1024 * 1024));
-                break;
-            case StopReason::Quota:
-                result.status = ExecutionResult::Status::Killed;
-                result.error = quotaMessage();
-                break;
-            case StopReason::Person:
-            case StopReason::None:
-                result.status = ExecutionResult::Status::Killed;
-                break;
-            }
-        } else {
-            result.status = ExecutionResult::Status::Error;
-        }
-        // One run per container: let this one go before anyone can submit the next run (in
-        // copy mode once its files are back).
-        if (m_kernelIsMain)
-            retireFreshContainer();
-        finishRun(result);
+    case KernelEvent::Type::Done:
+        finishFromDone(event);
         break;
-    }
     case KernelEvent::Type::Files:
         if (m_running && event.id == m_runId && m_sync)
             m_report = event;

@@ -115,6 +115,7 @@ private:
                       KernelDeath death,
                       const QString &engineSaid = {});
     void handleEvent(const KernelEvent &event);
+    void finishFromDone(const KernelEvent &event);
     void dispatch(const PendingRun &run);
     void sendRun(const PendingRun &run);
     // Copy mode: the run's files come back from the volume before finished() says it ended.
