@@ -22,11 +22,12 @@ QString remoteWords(const QString &text)
     if (stderrAt >= 0) {
         // docker's log line quotes its whole message (msg="… stderr="): a closing quote is not
         // ssh's words, and ssh may have said nothing (killed).
-        QString words = said.mid(stderrAt + 7).trimmed();
+        QString words = said.mid(stderrAt + 7);
         while (words.endsWith(QLatin1Char('"')))
             words.chop(1);
-        if (!words.trimmed().isEmpty())
-            return words.trimmed().left(300);
+        words = words.trimmed();
+        if (!words.isEmpty())
+            return words.left(300);
     }
     // docker's "command [ssh … dial-stdio] has exited with signal: killed, make sure …"
     const qsizetype exited = said.indexOf(QLatin1String("] has exited with "));

@@ -112,6 +112,7 @@ void SandboxSession::finishFromDone(const KernelEvent &event)
     ExecutionResult result = m_current;
     result.exitCode = event.exitCode;
     result.error = event.error;
+    const qint64 capMiB = m_config.outputHardCapBytes / (1024 * 1024);
     if (event.status == QLatin1String("ok")) {
         result.status = ExecutionResult::Status::Ok;
         if (m_stopReason == StopReason::OutputCap) {
@@ -121,7 +122,7 @@ void SandboxSession::finishFromDone(const KernelEvent &event)
             result.error = QStringLiteral("the run printed more than %1 MiB; what came after "
                                           "was not kept (the run ended before it could be "
                                           "stopped)")
-                               .arg(m_config.outputHardCapBytes / (1024 * 1024));
+                               .arg(capMiB);
         }
     } else if (event.status == QLatin1String("interrupted")) {
         switch (m_stopReason) {
@@ -134,8 +135,8 @@ void SandboxSession::finishFromDone(const KernelEvent &event)
             break;
         case StopReason::OutputCap:
             result.status = ExecutionResult::Status::Killed;
-            result.error = QStringLiteral("the run printed more than %1 MiB and was stopped")
-                               .arg(m_config.outputHardCapBytes / (1024 * 1024));
+            result.error
+                = QStringLiteral("the run printed more than %1 MiB and was stopped").arg(capMiB);
             break;
         case StopReason::Quota:
             result.status = ExecutionResult::Status::Killed;
