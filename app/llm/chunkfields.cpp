@@ -1,5 +1,7 @@
 #include "chunkfields.h"
 
+#include <charconv>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -202,12 +204,28 @@ public:
             while (p < end && *p >= '0' && *p <= '9')
                 ++p;
         }
+        // nlohmann reads a number that is not a plain qint64 as a double and rejects the chunk
+        // when that overflows (1e999, or 400 digits): only numbers well inside a double's range
+        // stay on the fast path, whatever the rounding at its edges.
+        const bool small = plain && p - start <= 18;
+        if (!small && !wellInsideDoubleRange(start, p))
+            return fail();
         if (integer) {
             integer->reset();
-            if (plain && p - start <= 18)
+            if (small)
                 *integer = std::stoll(std::string(start, std::size_t(p - start)));
         }
         return true;
+    }
+
+    static bool wellInsideDoubleRange(const char *first, const char *last)
+    {
+        double value = 0;
+        const auto [ptr, ec] = std::from_chars(first, last, value);
+        if (ec != std::errc() || ptr != last)
+            return false;
+        const double magnitude = std::fabs(value);
+        return magnitude < 1e300 && (magnitude == 0 || magnitude > 1e-300);
     }
 
     bool readLiteral(const char *word)

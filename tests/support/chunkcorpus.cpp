@@ -84,6 +84,19 @@ QList<QPair<QByteArray, QByteArray>> trickyChunks()
         {"trailing garbage", QByteArray(R"({"choices":[]} x)")},
         {"truncated", QByteArray(R"({"choices":[{"delta":{"content":"ab)")},
         {"bad number", QByteArray(R"({"x":01,"choices":[]})")},
+        // nlohmann reads these as doubles and calls the chunk invalid when one overflows: found
+        // by fuzz_sse, where the fast path had taken such a chunk as good.
+        {"number overflows",
+         QByteArray(R"({"x":1.2E2222222222,"choices":[{"delta":{"content":"a"}}]})")},
+        {"integer overflows a double",
+         QByteArray(R"({"x":)" + QByteArray(400, '9')
+                    + R"(,"choices":[{"delta":{"content":"a"}}]})")},
+        {"negative overflow", QByteArray(R"({"x":-1e309,"choices":[]})")},
+        {"long integer in range",
+         QByteArray(R"({"x":)" + QByteArray(40, '7')
+                    + R"(,"choices":[{"delta":{"content":"a"}}]})")},
+        {"underflow", QByteArray(R"({"x":1e-400,"choices":[{"delta":{"content":"u"}}]})")},
+        {"edge of a double", QByteArray(R"({"x":1.7976931348623158e308,"choices":[]})")},
         {"not an object", QByteArray(R"([1,2])")},
         {"empty", QByteArray()},
     };
