@@ -132,6 +132,43 @@ private Q_SLOTS:
         QCOMPARE(log.size(), qint64(200000));
     }
 
+    // The code ends on its own although the host asked it to stop at the cap (here it swallows
+    // the interrupt; on a busy machine the interrupt can also arrive after the code's end, while
+    // the engine's pipe still holds its output): the run is done, and says it was cut.
+    void aRunThatEndsBeforeTheCapsInterruptIsDoneAndSaysItWasCut()
+    {
+        SandboxConfig config = fakeConfig();
+        config.maxKeptBytes = 1000;
+        config.outputHardCapBytes = 1024 * 1024;
+        config.interruptGraceMs = 20000; // the interrupt, however late, is what ends the sleep
+        SandboxSession session(config);
+        QSignalSpy finished(&session, &SandboxSession::finished);
+        session.runPython(QStringLiteral("import sys, time\n"
+                                         "try:\n"
+                                         "    sys.stdout.write('y' * (2 * 1024 * 1024))\n"
+                                         "    sys.stdout.flush()\n"
+                                         "    time.sleep(30)\n"
+                                         "except KeyboardInterrupt:\n"
+                                         "    pass\n"));
+        const ExecutionResult result = wait(finished);
+        QCOMPARE(result.status, ExecutionResult::Status::Ok);
+        QVERIFY(result.truncated);
+        QVERIFY2(result.error.contains(QStringLiteral("more than 1 MiB"))
+                     && result.error.contains(QStringLiteral("ended before it could be stopped")),
+                 qPrintable(result.error));
+        QVERIFY(result.stdoutText.size() <= 1000);
+        QFile log(m_workspace.filePath(QStringLiteral(".sandcastle/run-1.log")));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        QCOMPARE(log.size(), qint64(1024 * 1024));
+        // The next run starts clean: no stop left over from this one.
+        session.runPython(QStringLiteral("print('fresh')"));
+        const ExecutionResult next = wait(finished);
+        QCOMPARE(next.status, ExecutionResult::Status::Ok);
+        QCOMPARE(next.stdoutText, QStringLiteral("fresh\n"));
+        QVERIFY(!next.truncated);
+        QVERIFY(next.error.isEmpty());
+    }
+
     void aMissingImageIsAnEngineErrorWithTheFix()
     {
         SandboxConfig config = fakeConfig();
