@@ -62,6 +62,42 @@ bool decode(const QString &s, qsizetype *i, QString *out)
     return false;
 }
 
+// Passes over the inside of a JSON string from `*i` as decode() reads it, keeping nothing: true
+// at the closing quote (left past it); false where the text ends, or at an escape that stops
+// decode() (left there, as decode() leaves it).
+bool skipString(const QString &s, qsizetype *i)
+{
+    const qsizetype size = s.size();
+    const QChar *data = s.constData();
+    qsizetype at = *i;
+    while (at < size) {
+        const char16_t c = data[at].unicode();
+        if (c == u'"') {
+            *i = at + 1;
+            return true;
+        }
+        if (c != u'\\') {
+            ++at;
+            continue;
+        }
+        if (at + 1 >= size)
+            break;
+        if (data[at + 1] == u'u') {
+            if (at + 6 > size)
+                break;
+            bool ok = false;
+            static_cast<void>(QStringView(s).mid(at + 2, 4).toUShort(&ok, 16));
+            if (!ok)
+                break;
+            at += 6;
+        } else {
+            at += 2;
+        }
+    }
+    *i = at;
+    return false;
+}
+
 struct Scanner
 {
     const QString &s;
@@ -161,24 +197,6 @@ struct Scanner
     }
 };
 
-// Where the key's string value starts (just past its opening quote) in a top-level object;
-// -1 while it has not, or when it is not a string.
-qsizetype valueStart(const QString &partialJson, const QString &key)
-{
-    Scanner sc{partialJson};
-    if (!sc.openObject())
-        return -1;
-    QString name;
-    for (;;) {
-        if (!sc.readName(&name))
-            return -1;
-        if (name == key)
-            return partialJson.at(sc.i) == QLatin1Char('"') ? sc.i + 1 : -1;
-        if (!sc.skipValue() || sc.afterValue() != QLatin1Char(','))
-            return -1;
-    }
-}
-
 } // namespace
 
 std::optional<QHash<QString, QString>> jsonObjectStringFields(const QString &json,
@@ -226,13 +244,15 @@ PartialJsonStringField::PartialJsonStringField(QString key)
 QString PartialJsonStringField::read(const QString &partialJson)
 {
     if (partialJson.size() < m_seen) {
+        m_search = Search::Object;
+        m_at = 0;
         m_resume = -1;
         m_complete = false;
         m_value.clear();
     }
     m_seen = partialJson.size();
     if (m_resume < 0) {
-        m_resume = valueStart(partialJson, m_key);
+        m_resume = findValue(partialJson);
         if (m_resume < 0)
             return {};
         m_value = QStringLiteral(""); // started: not null, even while empty
@@ -240,6 +260,80 @@ QString PartialJsonStringField::read(const QString &partialJson)
     if (!m_complete)
         m_complete = decode(partialJson, &m_resume, &m_value);
     return m_value;
+}
+
+qsizetype PartialJsonStringField::findValue(const QString &partialJson)
+{
+    for (;;) {
+        switch (m_search) {
+        case Search::Object: {
+            Scanner sc{partialJson};
+            if (!sc.openObject())
+                return -1;
+            m_at = sc.i;
+            m_search = Search::Name;
+            break;
+        }
+        case Search::Name: {
+            Scanner sc{partialJson, m_at};
+            QString name;
+            if (!sc.readName(&name))
+                return -1;
+            if (name == m_key)
+                return partialJson.at(sc.i) == QLatin1Char('"') ? sc.i + 1 : -1;
+            m_stringValue = partialJson.at(sc.i) == QLatin1Char('"');
+            m_at = m_stringValue ? sc.i + 1 : sc.i;
+            m_depth = 0;
+            m_inString = false;
+            m_search = Search::Value;
+            break;
+        }
+        case Search::Value:
+            if (!passValue(partialJson))
+                return -1;
+            m_search = Search::After;
+            break;
+        case Search::After: {
+            Scanner sc{partialJson, m_at};
+            if (sc.afterValue() != QLatin1Char(','))
+                return -1;
+            m_at = sc.i;
+            m_search = Search::Name;
+            break;
+        }
+        }
+    }
+}
+
+bool PartialJsonStringField::passValue(const QString &partialJson)
+{
+    if (m_stringValue)
+        return skipString(partialJson, &m_at);
+    // Anything else as Scanner::skipValue() passes over it: up to the ',' or the closing
+    // bracket that ends it, with the strings inside it whole.
+    const qsizetype size = partialJson.size();
+    while (m_at < size) {
+        if (m_inString) {
+            if (!skipString(partialJson, &m_at))
+                return false;
+            m_inString = false;
+            continue;
+        }
+        const QChar c = partialJson.at(m_at);
+        if (c == QLatin1Char('"')) {
+            m_inString = true;
+        } else if (c == QLatin1Char('{') || c == QLatin1Char('[')) {
+            ++m_depth;
+        } else if (c == QLatin1Char('}') || c == QLatin1Char(']')) {
+            if (m_depth == 0)
+                return true;
+            --m_depth;
+        } else if (c == QLatin1Char(',') && m_depth == 0) {
+            return true;
+        }
+        ++m_at;
+    }
+    return false;
 }
 
 } // namespace Sandcastle

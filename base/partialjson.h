@@ -31,11 +31,24 @@ public:
     QString read(const QString &partialJson);
 
 private:
+    // Where the value starts (past its opening quote), or -1 while it has not; the search goes
+    // on where the last one stopped, so that another field that arrives first (a megabyte of a
+    // file's content before the code) is passed over once, not once a read.
+    qsizetype findValue(const QString &partialJson);
+    bool passValue(const QString &partialJson); // true at the end of the value passed over
+
+    enum class Search { Object, Name, Value, After };
+
     QString m_key;
-    qsizetype m_seen = 0;    // the length of the text last read
-    qsizetype m_resume = -1; // where decoding goes on inside the value; -1 until it started
-    bool m_complete = false; // the closing quote was seen
-    QString m_value;         // decoded so far
+    Search m_search = Search::Object;
+    qsizetype m_at = 0;         // where the search goes on
+    bool m_stringValue = false; // the value passed over is a string (m_at is inside it)
+    int m_depth = 0;            // otherwise: the nesting inside it so far
+    bool m_inString = false;    // and whether m_at is inside one of its strings
+    qsizetype m_seen = 0;       // the length of the text last read
+    qsizetype m_resume = -1;    // where decoding goes on inside the value; -1 until it started
+    bool m_complete = false;    // the closing quote was seen
+    QString m_value;            // decoded so far
 };
 
 } // namespace Sandcastle
