@@ -434,10 +434,13 @@ private Q_SLOTS:
                 .arg(result.workspaceNote.left(200)));
     }
 
-    void aRunTouchingAHundredThousandFiles()
+    // 20,000 files: making and removing 100,000 took 90 s of this suite's 117 on an idle
+    // machine (half a millisecond of the kernel's time per file, here); bench_remote's row "a
+    // run making 100,000 files" holds the full size, its stall under a second included.
+    void aRunTouchingTwentyThousandFiles()
     {
         SecurityCase c(SecurityCase::Kind::Attack,
-                       QStringLiteral("remote engine: a run that makes 100,000 files"));
+                       QStringLiteral("remote engine: a run that makes 20,000 files"));
         QTemporaryDir dir;
         QString why;
         const auto session = started(configFor(m_remote.socket, dir.path()), &why);
@@ -446,12 +449,12 @@ private Q_SLOTS:
         const LoadGauge load(LoadGauge::Reads::BeforeAndAfter); // as above
         QElapsedTimer clock;
         clock.start();
-        // The run's own limit is not what is tested: 33-57 s on an idle machine, it passed the
-        // default minute with stress-ng on both cores.
+        // The run's own limit is not what is tested (with 100,000 files, 33-57 s on an idle
+        // machine, the run passed the default minute with stress-ng on both cores).
         constexpr int runLimitMs = 10 * 60 * 1000;
         session->runPython(
             QStringLiteral("import os\n"
-                           "for d in range(100):\n"
+                           "for d in range(20):\n"
                            "    os.makedirs('many/%d' % d)\n"
                            "    for f in range(1000):\n"
                            "        open('many/%d/%d.txt' % (d, f), 'w').write(str(f))\n"),
@@ -461,15 +464,15 @@ private Q_SLOTS:
         const ExecutionResult result = Sandcastle::Testing::resultOf(finished);
         const qint64 took = clock.elapsed();
         QVERIFY2(result.status == ExecutionResult::Status::Ok, qPrintable(describe(result)));
-        QCOMPARE(readFile(dir.filePath(QStringLiteral("many/99/999.txt"))), QByteArray("999"));
-        QCOMPARE(QDir(dir.filePath(QStringLiteral("many/42"))).entryList(QDir::Files).size(), 1000);
+        QCOMPARE(readFile(dir.filePath(QStringLiteral("many/19/999.txt"))), QByteArray("999"));
+        QCOMPARE(QDir(dir.filePath(QStringLiteral("many/12"))).entryList(QDir::Files).size(), 1000);
         // 1 s on an idle machine; on a busy one, times how much slower it runs the test.
         const LoadGauge::Budget stallLimit = load.budget(1000);
         QVERIFY2(
             stall < stallLimit.ms,
             qPrintable(
                 QStringLiteral("stalled %1 ms, over %2").arg(stall).arg(stallLimit.describe())));
-        c.note(QStringLiteral("all 100,000 came back in %1 ms (run included); the loop's longest "
+        c.note(QStringLiteral("all 20,000 came back in %1 ms (run included); the loop's longest "
                               "stall %2 ms")
                    .arg(took)
                    .arg(stall));
