@@ -4,9 +4,29 @@ namespace Sandcastle {
 
 namespace {
 
+// The character a one-letter escape (`\n`, `\"`, …) stands for.
+QChar unescaped(QChar e)
+{
+    switch (e.unicode()) {
+    case 'n':
+        return QLatin1Char('\n');
+    case 't':
+        return QLatin1Char('\t');
+    case 'r':
+        return QLatin1Char('\r');
+    case 'b':
+        return QLatin1Char('\b');
+    case 'f':
+        return QLatin1Char('\f');
+    default:
+        return e; // \" \\ \/
+    }
+}
+
 // Decodes the inside of a JSON string from `*i` (just past the opening quote, or where an
 // earlier call stopped) onto `out`; true at the closing quote (left past it). At the end of the
 // text, or before an escape cut off there, it stops with `*i` where it should go on.
+// A null `out` passes over the string, keeping nothing.
 bool decode(const QString &s, qsizetype *i, QString *out)
 {
     const qsizetype size = s.size();
@@ -15,7 +35,8 @@ bool decode(const QString &s, qsizetype *i, QString *out)
         qsizetype end = *i;
         while (end < size && s.at(end) != QLatin1Char('"') && s.at(end) != QLatin1Char('\\'))
             ++end;
-        out->append(QStringView(s).mid(*i, end - *i));
+        if (out)
+            out->append(QStringView(s).mid(*i, end - *i));
         *i = end;
         if (end == size)
             return false;
@@ -26,75 +47,22 @@ bool decode(const QString &s, qsizetype *i, QString *out)
         if (end + 1 >= size)
             return false;
         const QChar e = s.at(end + 1);
-        switch (e.unicode()) {
-        case 'n':
-            out->append(QLatin1Char('\n'));
-            break;
-        case 't':
-            out->append(QLatin1Char('\t'));
-            break;
-        case 'r':
-            out->append(QLatin1Char('\r'));
-            break;
-        case 'b':
-            out->append(QLatin1Char('\b'));
-            break;
-        case 'f':
-            out->append(QLatin1Char('\f'));
-            break;
-        case 'u': {
+        if (e == QLatin1Char('u')) {
             if (end + 6 > size)
                 return false;
             bool ok = false;
             const ushort code = QStringView(s).mid(end + 2, 4).toUShort(&ok, 16);
             if (!ok)
-                return false;         // not JSON: it stops here, however much follows
-            out->append(QChar(code)); // surrogate halves pair up in the QString
+                return false; // not JSON: it stops here, however much follows
+            if (out)
+                out->append(QChar(code)); // surrogate halves pair up in the QString
             *i = end + 6;
             continue;
         }
-        default:
-            out->append(e);
-            break; // \" \\ \/
-        }
+        if (out)
+            out->append(unescaped(e));
         *i = end + 2;
     }
-    return false;
-}
-
-// Passes over the inside of a JSON string from `*i` as decode() reads it, keeping nothing: true
-// at the closing quote (left past it); false where the text ends, or at an escape that stops
-// decode() (left there, as decode() leaves it).
-bool skipString(const QString &s, qsizetype *i)
-{
-    const qsizetype size = s.size();
-    const QChar *data = s.constData();
-    qsizetype at = *i;
-    while (at < size) {
-        const char16_t c = data[at].unicode();
-        if (c == u'"') {
-            *i = at + 1;
-            return true;
-        }
-        if (c != u'\\') {
-            ++at;
-            continue;
-        }
-        if (at + 1 >= size)
-            break;
-        if (data[at + 1] == u'u') {
-            if (at + 6 > size)
-                break;
-            bool ok = false;
-            static_cast<void>(QStringView(s).mid(at + 2, 4).toUShort(&ok, 16));
-            if (!ok)
-                break;
-            at += 6;
-        } else {
-            at += 2;
-        }
-    }
-    *i = at;
     return false;
 }
 
@@ -308,13 +276,13 @@ qsizetype PartialJsonStringField::findValue(const QString &partialJson)
 bool PartialJsonStringField::passValue(const QString &partialJson)
 {
     if (m_stringValue)
-        return skipString(partialJson, &m_at);
+        return decode(partialJson, &m_at, nullptr);
     // Anything else as Scanner::skipValue() passes over it: up to the ',' or the closing
     // bracket that ends it, with the strings inside it whole.
     const qsizetype size = partialJson.size();
     while (m_at < size) {
         if (m_inString) {
-            if (!skipString(partialJson, &m_at))
+            if (!decode(partialJson, &m_at, nullptr))
                 return false;
             m_inString = false;
             continue;
